@@ -1,0 +1,129 @@
+//! The `symgen` command line: argument parsing and the subcommands.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::check::{self, Drift, ExpectedFile, OutputSet};
+use crate::{Error, Result, protocols, schema};
+
+/// symgen: Rust types as the single source of truth for IPC protocols. Emits JSON
+/// Schema, checks committed outputs for drift.
+#[derive(Debug, Parser)]
+#[command(name = "symgen", version, about, long_about = None)]
+pub struct Cli {
+    /// The subcommand to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write one JSON Schema (draft 2020-12) file per built-in protocol.
+    Schema {
+        /// Output directory (must exist). Default: `schema/` (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Regenerate every output in memory and fail with a diff when the committed files
+    /// are stale, missing or orphaned. Writes nothing.
+    Check,
+}
+
+/// The default schema directory, relative to the working directory.
+pub const SCHEMA_DIR: &str = "schema";
+
+/// The schema output set for the built-in protocols.
+pub fn schema_outputs(dir: &Path) -> OutputSet {
+    let files = schema::render_all(&protocols::registry())
+        .into_iter()
+        .map(|file| ExpectedFile {
+            relative: file.name,
+            contents: file.contents,
+        })
+        .collect();
+    OutputSet {
+        label: "schema".into(),
+        dir: dir.to_path_buf(),
+        files,
+        ignore: Vec::new(),
+    }
+}
+
+/// Every output set `symgen check` compares, rooted at `root` (the project directory).
+pub fn all_outputs(root: &Path) -> Vec<OutputSet> {
+    vec![schema_outputs(&root.join(SCHEMA_DIR))]
+}
+
+/// Runs the drift check over every output set; returns all drifts.
+pub fn run_check(root: &Path) -> Result<Vec<Drift>> {
+    let mut drifts = Vec::new();
+    for set in all_outputs(root) {
+        drifts.extend(check::compare(&set)?);
+    }
+    Ok(drifts)
+}
+
+fn resolve_out(out: Option<PathBuf>, default: &str) -> Result<(PathBuf, bool)> {
+    match out {
+        Some(dir) => {
+            if !dir.is_dir() {
+                return Err(Error::Usage(format!(
+                    "output directory does not exist: {}",
+                    dir.display()
+                )));
+            }
+            Ok((dir, false))
+        }
+        None => {
+            let dir = PathBuf::from(default);
+            std::fs::create_dir_all(&dir).map_err(|err| Error::io(&dir, err))?;
+            Ok((dir, true))
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Schema { out } => {
+            let (dir, owned) = resolve_out(out, SCHEMA_DIR)?;
+            let changed = check::write(&schema_outputs(&dir), owned)?;
+            eprintln!(
+                "symgen schema: {} file(s) changed in {}",
+                changed.len(),
+                dir.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check => {
+            let drifts = run_check(Path::new("."))?;
+            if drifts.is_empty() {
+                eprintln!("symgen check: all generated files are up to date");
+                return Ok(ExitCode::SUCCESS);
+            }
+            for drift in &drifts {
+                println!("{}", drift.report());
+            }
+            eprintln!(
+                "symgen check: {} file(s) out of date; run `symgen schema` (and the other generators) to refresh",
+                drifts.len()
+            );
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// Entry point: parses arguments, runs, and maps errors to a one-line message and exit
+/// code 2.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("symgen: error: {err}");
+            ExitCode::from(2)
+        }
+    }
+}

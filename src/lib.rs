@@ -1,0 +1,16 @@
+//! symgen: Rust types as the single source of truth for IPC protocols.
+//!
+//! * [`wire`]: the generic building blocks (envelopes, open unions, string enums) that
+//!   generate serde and schemars implementations from one declaration.
+//! * [`protocols`]: the protocols symgen ships, one module each, and their registry.
+//! * [`schema`]: JSON Schema (draft 2020-12) generation, one document per protocol.
+//! * [`check`]: the drift check that regenerates everything in memory and compares.
+
+pub mod check;
+pub mod cli;
+pub mod error;
+pub mod protocols;
+pub mod schema;
+pub mod wire;
+
+pub use error::{Error, Result};

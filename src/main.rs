@@ -1,0 +1,7 @@
+//! The `symgen` command line.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    symgen::cli::main()
+}

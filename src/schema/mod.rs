@@ -1,0 +1,12 @@
+//! From Rust types to JSON Schema: the schema pieces the wire macros emit, the
+//! transforms that make schemars' output accept exactly what serde accepts, and the
+//! assembly of one deterministic schema document per protocol.
+
+pub mod build;
+mod document;
+mod transforms;
+
+pub use document::{
+    ProtocolDef, RootType, RoundTrip, SchemaFile, build_protocol, render_all, render_protocol,
+};
+pub use transforms::tighten;

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Rust: formatting, lints, the test suite, and the drift check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo fmt --all -- --check
+cargo clippy --all-targets --locked -- -D warnings
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --locked 2>&1 | tee "$log"
+cargo run --quiet --locked -- check
+
+# Sum the "test result:" lines of every test binary.
+read -r pass fail < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")
+echo "rust: $pass tests passed, $fail failed; clippy, fmt and 'symgen check' clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"

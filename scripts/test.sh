@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The whole test suite: every language's checks, then a per-language summary.
+# Usage: scripts/test.sh            (all languages)
+#        scripts/test.sh rust ts    (only those)
+# Each language has scripts/test-<lang>.sh; it appends one summary line to
+# "$SYMGEN_SUMMARY" and exits non-zero on failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+langs=("$@")
+if [ ${#langs[@]} -eq 0 ]; then
+  langs=()
+  for script in scripts/test-*.sh; do
+    name=${script#scripts/test-}
+    langs+=("${name%.sh}")
+  done
+fi
+
+SYMGEN_SUMMARY=$(mktemp)
+export SYMGEN_SUMMARY
+trap 'rm -f "$SYMGEN_SUMMARY"' EXIT
+
+passed=0
+failed=0
+failed_langs=()
+for lang in "${langs[@]}"; do
+  script="scripts/test-$lang.sh"
+  if [ ! -f "$script" ]; then
+    echo "test.sh: no such language: $lang ($script missing)" >&2
+    exit 2
+  fi
+  printf '\n=== %s ===\n' "$lang"
+  if bash "$script"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failed_langs+=("$lang")
+    echo "$lang: FAILED (see above)" >>"$SYMGEN_SUMMARY"
+  fi
+done
+
+printf '\n=== summary ===\n'
+cat "$SYMGEN_SUMMARY"
+if [ ${#failed_langs[@]} -gt 0 ]; then
+  echo "failed: ${failed_langs[*]}"
+fi
+echo "languages: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -98,7 +98,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check => {
-            let drifts = run_check(Path::new("."))?;
+            let drifts = run_check(Path::new(""))?;
             if drifts.is_empty() {
                 eprintln!("symgen check: all generated files are up to date");
                 return Ok(ExitCode::SUCCESS);

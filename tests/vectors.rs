@@ -90,14 +90,14 @@ fn valid_vectors_round_trip() {
             assert!(!decoded.unknown, "{ctx}: decoded as unknown");
             let expected = drop_nulls(vector.canonical.as_ref().unwrap_or(&vector.message));
             assert_eq!(decoded.encoded, expected, "{ctx}: re-encoding differs");
-            if let Some(tag) = &vector.reply_to {
-                if let Some(data) = reply_data(&protocol, &vector.message) {
-                    let typed = protocol
-                        .reply_roundtrip(tag, data)
-                        .unwrap_or_else(|| panic!("{ctx}: {tag} has no typed reply"))
-                        .unwrap_or_else(|err| panic!("{ctx}: reply rejected: {err}"));
-                    assert_eq!(typed, drop_nulls(data), "{ctx}: reply re-encoding differs");
-                }
+            if let Some(tag) = &vector.reply_to
+                && let Some(data) = reply_data(&protocol, &vector.message)
+            {
+                let typed = protocol
+                    .reply_roundtrip(tag, data)
+                    .unwrap_or_else(|| panic!("{ctx}: {tag} has no typed reply"))
+                    .unwrap_or_else(|err| panic!("{ctx}: reply rejected: {err}"));
+                assert_eq!(typed, drop_nulls(data), "{ctx}: reply re-encoding differs");
             }
             assert!(
                 vector.fault.is_none() && vector.why.is_none(),

@@ -104,7 +104,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut changed = 0;
             for set in all_outputs(Path::new("")) {
                 let count = check::write(&set, true)?.len();
-                eprintln!("symgen generate: {} file(s) changed in {}", count, set.dir.display());
+                eprintln!(
+                    "symgen generate: {} file(s) changed in {}",
+                    count,
+                    set.dir.display()
+                );
                 changed += count;
             }
             eprintln!("symgen generate: done ({changed} file(s) changed)");

@@ -30,7 +30,11 @@ fn help_blocks(readme: &str) -> Vec<(String, String)> {
 
 fn run_help(command: &str) -> String {
     let mut words = command.split_whitespace();
-    assert_eq!(words.next(), Some("symgen"), "marker must start with `symgen`: {command}");
+    assert_eq!(
+        words.next(),
+        Some("symgen"),
+        "marker must start with `symgen`: {command}"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_symgen"))
         .args(words)
         .arg("--help")
@@ -60,9 +64,15 @@ fn readme_help_blocks_match_the_binary() {
 fn every_subcommand_is_documented() {
     use clap::CommandFactory;
     let documented: Vec<String> = help_blocks(&readme()).into_iter().map(|(c, _)| c).collect();
-    assert!(documented.iter().any(|c| c == "symgen"), "no block for `symgen --help`");
+    assert!(
+        documented.iter().any(|c| c == "symgen"),
+        "no block for `symgen --help`"
+    );
     for sub in symgen::cli::Cli::command().get_subcommands() {
         let name = format!("symgen {}", sub.get_name());
-        assert!(documented.contains(&name), "README lacks a help block for `{name}`");
+        assert!(
+            documented.contains(&name),
+            "README lacks a help block for `{name}`"
+        );
     }
 }

@@ -182,3 +182,25 @@ fn requests_declare_their_reply_types() {
     assert_eq!(reply_of::<messages::Log>(), "()");
     assert_eq!(<messages::GetSelection as Request>::TAG, "get_selection");
 }
+
+#[test]
+fn boolean_tagged_active_file_result() {
+    use symgen::protocols::ck3lens::ActiveFileResult;
+    let inactive: ActiveFileResult = decode(r#"{"active":false}"#).unwrap();
+    assert_eq!(inactive, ActiveFileResult::Inactive);
+    assert_eq!(
+        serde_json::to_value(&inactive).unwrap(),
+        json!({"active": false})
+    );
+    let text = r#"{"active":true,"uri":"file:///x","path":"/x","languageId":"python","isDirty":false,"lineCount":3,"selection":{"line":1,"column":1},"diagnostics":[]}"#;
+    let active: ActiveFileResult = decode(text).unwrap();
+    assert!(matches!(active, ActiveFileResult::Active(_)));
+    assert_eq!(
+        serde_json::to_value(&active).unwrap(),
+        serde_json::from_str::<Value>(text).unwrap()
+    );
+    let err = decode::<ActiveFileResult>(r#"{"active":"yes"}"#).unwrap_err();
+    assert!(err.contains("active"), "{err}");
+    let err = decode::<ActiveFileResult>(r#"{"active":true,"uri":"u"}"#).unwrap_err();
+    assert!(err.contains("path"), "{err}");
+}

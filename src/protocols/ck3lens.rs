@@ -370,16 +370,83 @@ pub struct ActiveFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Result of `getActiveFile`: `{active: false}` or the active file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "active")]
+/// Result of `getActiveFile`: `{"active": false}`, or `{"active": true, ...}` with the
+/// active file's fields beside the boolean tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ActiveFileResult {
     /// No active editor.
-    #[serde(rename = "false")]
-    Inactive {},
+    Inactive,
     /// An active editor.
-    #[serde(rename = "true")]
     Active(ActiveFile),
+}
+
+impl Serialize for ActiveFileResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Tagged<'a> {
+            active: bool,
+            #[serde(flatten)]
+            file: Option<&'a ActiveFile>,
+        }
+        let file = match self {
+            Self::Inactive => None,
+            Self::Active(file) => Some(file),
+        };
+        Tagged {
+            active: file.is_some(),
+            file,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ActiveFileResult {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
+        match object.get("active") {
+            Some(Value::Bool(false)) => Ok(Self::Inactive),
+            Some(Value::Bool(true)) => {
+                crate::wire::wrap_path_error("", Value::Object(object)).map(Self::Active)
+            }
+            Some(other) => Err(D::Error::custom(format_args!(
+                "active: invalid type: {}, expected a boolean",
+                crate::wire::describe_json_type(other)
+            ))),
+            None => Err(D::Error::missing_field("active")),
+        }
+    }
+}
+
+impl JsonSchema for ActiveFileResult {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ActiveFileResult".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> Schema {
+        let file = generator.subschema_for::<ActiveFile>();
+        schemars::json_schema!({
+            "description": "Result of `getActiveFile`: `{\"active\": false}`, or `{\"active\": true, ...}` with the active file's fields beside the boolean tag.",
+            "type": "object",
+            "required": ["active"],
+            "oneOf": [
+                {
+                    "title": "Inactive",
+                    "description": "No active editor.",
+                    "type": "object",
+                    "properties": { "active": { "type": "boolean", "const": false } },
+                    "required": ["active"]
+                },
+                {
+                    "title": "Active",
+                    "description": "An active editor.",
+                    "type": "object",
+                    "properties": { "active": { "type": "boolean", "const": true } },
+                    "required": ["active"],
+                    "$ref": file.get("$ref").cloned().unwrap_or(Value::Null)
+                }
+            ]
+        })
+    }
 }
 
 crate::string_enum! {
@@ -476,14 +543,22 @@ pub struct JsonRpcSuccess {
 /// A JSON-RPC error response. `id` is `null` when the request could not be parsed
 /// (drift D-C7; clients also accept the legacy `0`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = id_is_required)]
 pub struct JsonRpcErrorResponse {
     /// Always `"2.0"`.
     pub jsonrpc: JsonRpcVersion,
-    /// The id of the request answered, or `null`.
+    /// The id of the request answered, or `null`: the key is required, `null` is a value
+    /// here (not "absent").
     #[serde(deserialize_with = "id_or_null")]
     pub id: Option<RequestId>,
     /// The error.
     pub error: JsonRpcError,
+}
+
+fn id_is_required(schema: &mut Schema) {
+    if let Some(Value::Array(required)) = schema.get_mut("required") {
+        required.insert(1, "id".into());
+    }
 }
 
 fn id_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<RequestId>, D::Error> {

@@ -204,3 +204,23 @@ fn boolean_tagged_active_file_result() {
     let err = decode::<ActiveFileResult>(r#"{"active":true,"uri":"u"}"#).unwrap_err();
     assert!(err.contains("path"), "{err}");
 }
+
+#[test]
+fn structs_do_not_decode_from_arrays() {
+    // serde's derive alone would accept `["info","m"]` for `{level, message}`.
+    let text = format!(r#"{{"type":"log","id":"1",{SENDER},"payload":["info","m"]}}"#);
+    assert!(symgen::wire::from_str::<IpcMessage>(&text).is_err());
+    let text = format!(r#"{{"payload":["info","m"],"type":"log","id":"1",{SENDER}}}"#);
+    assert!(symgen::wire::from_str::<IpcMessage>(&text).is_err());
+    let text = r#"{"type":"marco","id":"1","sender":["/tmp"],"payload":{}}"#;
+    assert!(symgen::wire::from_str::<IpcMessage>(text).is_err());
+    let text = format!(r#"{{"type":"marco","id":"1",{SENDER},"payload":[]}}"#);
+    assert!(symgen::wire::from_str::<IpcMessage>(&text).is_err());
+    let root = symgen::protocols::find("symposium").unwrap();
+    assert!(root.roots[0].roundtrip(text.as_str()).is_err());
+    // Arrays where the schema says array still decode.
+    let text = format!(
+        r#"{{"type":"taskspace_state","id":"1",{SENDER},"payload":{{"project_path":"/p","taskspace_uuid":"u"}}}}"#
+    );
+    assert!(symgen::wire::from_str::<IpcMessage>(&text).is_ok());
+}

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::schema::build::{add_constraint, at_least_one_of};
 use crate::schema::{ProtocolDef, RootType};
-use crate::wire::{Classify, Empty, Reply};
+use crate::wire::{Classify, Empty, Reply, describe_json_type, wrap_path_error};
 
 crate::const_str! {
     /// The JSON-RPC version marker; exactly `"2.0"`.
@@ -370,8 +370,9 @@ pub struct ActiveFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Result of `getActiveFile`: `{"active": false}`, or `{"active": true, ...}` with the
-/// active file's fields beside the boolean tag.
+/// Result of `getActiveFile`: `{active: false}` or the active file (`active: true` beside
+/// its fields). The tag is a JSON boolean, which serde's internal tagging cannot express,
+/// hence the hand-written impls.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ActiveFileResult {
     /// No active editor.
@@ -402,18 +403,16 @@ impl Serialize for ActiveFileResult {
 
 impl<'de> Deserialize<'de> for ActiveFileResult {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
+        use serde::de::Error as _;
         let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
         match object.get("active") {
             Some(Value::Bool(false)) => Ok(Self::Inactive),
-            Some(Value::Bool(true)) => {
-                crate::wire::wrap_path_error("", Value::Object(object)).map(Self::Active)
-            }
+            Some(Value::Bool(true)) => wrap_path_error("", Value::Object(object)).map(Self::Active),
+            None | Some(Value::Null) => Err(D::Error::missing_field("active")),
             Some(other) => Err(D::Error::custom(format_args!(
                 "active: invalid type: {}, expected a boolean",
-                crate::wire::describe_json_type(other)
+                describe_json_type(other)
             ))),
-            None => Err(D::Error::missing_field("active")),
         }
     }
 }
@@ -442,7 +441,7 @@ impl JsonSchema for ActiveFileResult {
                     "type": "object",
                     "properties": { "active": { "type": "boolean", "const": true } },
                     "required": ["active"],
-                    "$ref": file.get("$ref").cloned().unwrap_or(Value::Null)
+                    "$ref": file.get("$ref")
                 }
             ]
         })
@@ -547,17 +546,19 @@ pub struct JsonRpcSuccess {
 pub struct JsonRpcErrorResponse {
     /// Always `"2.0"`.
     pub jsonrpc: JsonRpcVersion,
-    /// The id of the request answered, or `null`: the key is required, `null` is a value
-    /// here (not "absent").
+    /// The id of the request answered, or `null`. Required, even when `null`.
     #[serde(deserialize_with = "id_or_null")]
     pub id: Option<RequestId>,
     /// The error.
     pub error: JsonRpcError,
 }
 
+/// schemars reads `Option` as "may be absent"; here `id` must be present, even if `null`.
 fn id_is_required(schema: &mut Schema) {
-    if let Some(Value::Array(required)) = schema.get_mut("required") {
-        required.insert(1, "id".into());
+    if let Some(Value::Array(required)) = schema.get_mut("required")
+        && !required.iter().any(|r| r == "id")
+    {
+        required.insert(required.len().min(1), Value::from("id"));
     }
 }
 
@@ -566,7 +567,7 @@ fn id_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<RequestId
 }
 
 /// A JSON-RPC response line: a success or an error.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum JsonRpcResponse {
     /// A success.
@@ -586,6 +587,24 @@ pub struct PortFile {
     /// Write time in milliseconds since the epoch; readers ignore files older than
     /// 3600 s (drift D-C1).
     pub timestamp: u64,
+}
+
+/// Accepts exactly what the untagged pair accepts, but reports the error of the shape the
+/// line claims to be (an error response when it has a non-null `error`), so the message
+/// names the offending field instead of "did not match any variant".
+impl<'de> Deserialize<'de> for JsonRpcResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
+        let claims_error = object.get("error").is_some_and(|e| !e.is_null());
+        let value = Value::Object(object);
+        let success = || wrap_path_error::<_, D::Error>("", value.clone()).map(Self::Success);
+        let error = || wrap_path_error::<_, D::Error>("", value.clone()).map(Self::Error);
+        if claims_error {
+            error().or_else(|err| success().map_err(|_| err))
+        } else {
+            success().or_else(|err| error().map_err(|_| err))
+        }
+    }
 }
 
 impl Classify for JsonRpcResponse {}

@@ -63,7 +63,7 @@ fn accepted<T: Classify>(value: &T) -> Accepted {
 
 fn check_text<T: DeserializeOwned + Classify>(text: &str) -> Result<Accepted, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(&mut de)?;
+    let value = T::deserialize(crate::wire::Strict(&mut de))?;
     de.end()?;
     Ok(accepted(&value))
 }
@@ -71,14 +71,14 @@ fn check_text<T: DeserializeOwned + Classify>(text: &str) -> Result<Accepted, se
 fn check_value<T: DeserializeOwned + Classify>(
     value: &Value,
 ) -> Result<Accepted, serde_json::Error> {
-    T::deserialize(value).map(|decoded| accepted(&decoded))
+    T::deserialize(crate::wire::Strict(value)).map(|decoded| accepted(&decoded))
 }
 
 /// Where serde rejects `text` as `T`, or `None` when it accepts it.
 pub fn decode_error<T: DeserializeOwned>(text: &str) -> Option<DecodeError> {
     use serde_path_to_error::Segment;
     let mut de = serde_json::Deserializer::from_str(text);
-    let err = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+    let err = match serde_path_to_error::deserialize::<_, T>(crate::wire::Strict(&mut de)) {
         Ok(_) => match de.end() {
             Ok(()) => return None,
             Err(inner) => {

@@ -42,6 +42,8 @@ pub struct CompiledRoot {
     pub engine: Engine,
     /// The tag of the root when it is a tagged union.
     pub union: Option<Discriminator>,
+    /// The content key when the root is a symgen envelope (`payload`, `params`).
+    pub content_key: Option<String>,
 }
 
 impl CompiledRoot {
@@ -53,9 +55,9 @@ impl CompiledRoot {
 
     /// Whether this root knows the message's tag.
     pub fn knows_tag_of(&self, value: &Value) -> bool {
-        match (&self.union, self.tag_of(value)) {
-            (Some(d), Some(tag)) => d.knows(tag),
-            _ => false,
+        match &self.union {
+            Some(d) => value.get(&d.key).is_some_and(|tag| d.knows(tag)),
+            None => false,
         }
     }
 }
@@ -144,6 +146,7 @@ impl CompiledSchema {
             roots.push(CompiledRoot {
                 engine: build(&options, &document)?,
                 union: union_of(&document, &document),
+                content_key: None,
                 name,
             });
         } else {
@@ -152,9 +155,14 @@ impl CompiledSchema {
                 let node = document.pointer(&pointer).ok_or_else(|| {
                     Error::Usage(format!("unusable schema: root `{name}` is not in $defs"))
                 })?;
+                let content_key = node
+                    .pointer("/x-symgen-envelope/content")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
                 roots.push(CompiledRoot {
                     engine: build(&options, &rooted_at(&document, &pointer))?,
                     union: union_of(&document, node),
+                    content_key,
                     name,
                 });
             }
@@ -171,9 +179,29 @@ impl CompiledSchema {
         self.roots.iter().position(|r| r.name == name)
     }
 
-    /// Every violation of `value` against root `index` (empty when it is valid).
+    /// Every violation of `value` against root `index` (empty when it is valid). An
+    /// envelope whose content is absent or `null` is explained as if the content were
+    /// `{}` (rule R3), so the violations name the keys the content lacks.
     pub fn violations(&self, index: usize, value: &Value) -> Vec<Violation> {
-        Explainer::new(&self.document).explain(self.roots[index].engine.iter_errors(value))
+        let violations = self.raw_violations(index, value);
+        let root = &self.roots[index];
+        if let (false, Some(key), Value::Object(map)) =
+            (violations.is_empty(), &root.content_key, value)
+            && map.get(key).is_none_or(Value::is_null)
+        {
+            let mut filled = map.clone();
+            filled.insert(key.clone(), Value::Object(Default::default()));
+            let filled = Value::Object(filled);
+            let explained = self.raw_violations(index, &filled);
+            if !explained.is_empty() {
+                return explained;
+            }
+        }
+        violations
+    }
+
+    fn raw_violations(&self, index: usize, value: &Value) -> Vec<Violation> {
+        Explainer::new(&self.document, value).explain(self.roots[index].engine.iter_errors(value))
     }
 
     /// The schema of the reply to requests tagged `request_tag` (`x-symgen-reply` of the
@@ -181,7 +209,8 @@ impl CompiledSchema {
     pub fn reply(&self, request_tag: &str) -> Result<CompiledReply> {
         for root in &self.roots {
             let Some(d) = &root.union else { continue };
-            let Some(index) = d.select(request_tag).filter(|_| d.knows(request_tag)) else {
+            let tag = Value::String(request_tag.to_owned());
+            let Some(index) = d.select(&tag).filter(|_| d.knows(&tag)) else {
                 continue;
             };
             let node = root_node(
@@ -248,6 +277,6 @@ pub struct CompiledReply {
 impl CompiledReply {
     /// Every violation of reply data `value` (pointers relative to the data).
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
-        Explainer::new(&self.document).explain(self.engine.iter_errors(value))
+        Explainer::new(&self.document, value).explain(self.engine.iter_errors(value))
     }
 }

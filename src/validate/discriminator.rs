@@ -20,26 +20,27 @@ pub struct Discriminator {
 /// What one alternative of a union accepts as its tag.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BranchTag {
-    /// These tag values (a canonical tag and its input aliases).
-    Known(Vec<String>),
+    /// These tag values (a canonical tag and its input aliases; strings, or booleans
+    /// and numbers for tags like `{"active": true}`).
+    Known(Vec<Value>),
     /// Every tag no other alternative has (the open, unknown case).
     Unknown,
 }
 
 impl Discriminator {
     /// The alternative that `tag` selects: a known one, else the open one.
-    pub fn select(&self, tag: &str) -> Option<usize> {
+    pub fn select(&self, tag: &Value) -> Option<usize> {
         self.branches
             .iter()
-            .position(|b| matches!(b, BranchTag::Known(tags) if tags.iter().any(|t| t == tag)))
+            .position(|b| matches!(b, BranchTag::Known(tags) if tags.contains(tag)))
             .or_else(|| self.branches.iter().position(|b| *b == BranchTag::Unknown))
     }
 
     /// Whether `tag` is one of the known tags.
-    pub fn knows(&self, tag: &str) -> bool {
+    pub fn knows(&self, tag: &Value) -> bool {
         self.branches
             .iter()
-            .any(|b| matches!(b, BranchTag::Known(tags) if tags.iter().any(|t| t == tag)))
+            .any(|b| matches!(b, BranchTag::Known(tags) if tags.contains(tag)))
     }
 
     /// Whether an open alternative takes unknown tags.
@@ -48,14 +49,19 @@ impl Discriminator {
     }
 
     /// Every known tag, in order (canonical tags and aliases).
-    pub fn known_tags(&self) -> impl Iterator<Item = &str> {
+    pub fn known_tags(&self) -> impl Iterator<Item = &Value> {
+        self.branches.iter().flat_map(|b| match b {
+            BranchTag::Known(tags) => tags.as_slice(),
+            BranchTag::Unknown => &[],
+        })
+    }
+
+    /// How many alternatives have known tags.
+    pub fn known_count(&self) -> usize {
         self.branches
             .iter()
-            .flat_map(|b| match b {
-                BranchTag::Known(tags) => tags.as_slice(),
-                BranchTag::Unknown => &[],
-            })
-            .map(String::as_str)
+            .filter(|b| matches!(b, BranchTag::Known(_)))
+            .count()
     }
 }
 
@@ -104,18 +110,15 @@ pub fn resolve<'a>(document: &'a Value, mut schema: &'a Value) -> &'a Value {
     schema
 }
 
-/// The string values a property schema pins: its `const`, or its `enum` when every value
-/// is a string.
-fn pinned_values(property: &Value) -> Option<Vec<String>> {
+/// The scalar values a property schema pins: its `const`, or its `enum` when every
+/// value is a string, boolean or number.
+fn pinned_values(property: &Value) -> Option<Vec<Value>> {
+    let scalar = |v: &Value| !(v.is_object() || v.is_array() || v.is_null());
     if let Some(value) = property.get("const") {
-        return value.as_str().map(|s| vec![s.to_owned()]);
+        return scalar(value).then(|| vec![value.clone()]);
     }
     let values = property.get("enum")?.as_array()?;
-    values
-        .iter()
-        .map(|v| v.as_str().map(str::to_owned))
-        .collect::<Option<Vec<_>>>()
-        .filter(|v| !v.is_empty())
+    (!values.is_empty() && values.iter().all(scalar)).then(|| values.clone())
 }
 
 fn is_open_branch(branch: &Value, key: &str) -> bool {
@@ -141,7 +144,7 @@ pub fn discriminator(document: &Value, branches: &[Value]) -> Option<Discriminat
             continue;
         }
         let mut tags = Vec::with_capacity(resolved.len());
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen: Vec<Value> = Vec::new();
         for branch in &resolved {
             let pinned = branch
                 .get("properties")
@@ -225,11 +228,14 @@ mod tests {
         ]);
         let d = discriminator(&doc, branches.as_array().unwrap()).unwrap();
         assert_eq!(d.key, "type");
-        assert_eq!(d.select("a"), Some(0));
-        assert_eq!(d.select("B"), Some(1));
-        assert_eq!(d.select("zzz"), Some(2));
-        assert!(d.knows("b") && !d.knows("zzz") && d.is_open());
-        assert_eq!(d.known_tags().collect::<Vec<_>>(), ["a", "b", "B"]);
+        assert_eq!(d.select(&json!("a")), Some(0));
+        assert_eq!(d.select(&json!("B")), Some(1));
+        assert_eq!(d.select(&json!("zzz")), Some(2));
+        assert!(d.knows(&json!("b")) && !d.knows(&json!("zzz")) && d.is_open());
+        assert_eq!(
+            d.known_tags().collect::<Vec<_>>(),
+            [&json!("a"), &json!("b"), &json!("B")]
+        );
     }
 
     #[test]
@@ -241,7 +247,17 @@ mod tests {
         let refs = json!([{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]);
         let d = discriminator(&doc, refs.as_array().unwrap()).unwrap();
         assert_eq!(d.key, "kind");
-        assert_eq!(d.select("c"), None);
+        assert_eq!(d.select(&json!("c")), None);
+
+        let booleans = json!([
+            {"properties": {"active": {"const": false}}},
+            {"properties": {"active": {"const": true}}, "$ref": "#/$defs/A"}
+        ]);
+        let d = discriminator(&doc, booleans.as_array().unwrap()).unwrap();
+        assert_eq!(
+            (d.key.as_str(), d.select(&json!(true))),
+            ("active", Some(1))
+        );
 
         let overlap = json!([
             {"properties": {"k": {"const": "a"}}},

@@ -18,14 +18,25 @@ use super::report::{Violation, ViolationKind};
 pub struct Explainer<'a> {
     document: &'a Value,
     base: Option<&'a str>,
+    message: &'a Value,
 }
 
 impl<'a> Explainer<'a> {
-    /// An explainer for errors from validators compiled from `document`.
-    pub fn new(document: &'a Value) -> Self {
+    /// An explainer for the errors of `message` from validators compiled from
+    /// `document`.
+    pub fn new(document: &'a Value, message: &'a Value) -> Self {
         Self {
             document,
             base: document.get("$id").and_then(Value::as_str),
+            message,
+        }
+    }
+
+    /// Whether the value at `pointer` is a member of an object (not an array item).
+    fn is_member(&self, pointer: &str) -> bool {
+        match pointer.rsplit_once('/') {
+            Some((parent, _)) => self.message.pointer(parent).is_some_and(Value::is_object),
+            None => false,
         }
     }
 
@@ -68,25 +79,39 @@ impl<'a> Explainer<'a> {
                 let key = property
                     .as_str()
                     .map_or_else(|| property.to_string(), str::to_owned);
-                out.push(
-                    Violation::new(
+                let (kind, message) = match self.condition(error) {
+                    Some(condition) => (
+                        ViolationKind::Constraint,
+                        format!("required key `{key}` is missing ({condition})"),
+                    ),
+                    None => (
                         ViolationKind::MissingRequired,
-                        child(&at, &key),
                         format!("required key `{key}` is missing"),
-                    )
-                    .expected_found("present", "absent"),
+                    ),
+                };
+                out.push(
+                    Violation::new(kind, child(&at, &key), message)
+                        .expected_found("present", "absent"),
                 );
             }
-            ValidationErrorKind::Type { kind } => {
-                let expected = match kind {
-                    TypeKind::Single(t) => t.as_str().to_owned(),
-                    TypeKind::Multiple(set) => set
-                        .iter()
-                        .map(|t| t.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" or "),
+            ValidationErrorKind::Type { kind } if instance.is_null() && self.is_member(&at) => {
+                let key = at.rsplit('/').next().unwrap_or_default();
+                let key = key.replace("~1", "/").replace("~0", "~");
+                let expected = type_names(kind);
+                let (kind, message) = match self.condition(error) {
+                    Some(condition) => (
+                        ViolationKind::Constraint,
+                        format!("required key `{key}` is null ({condition}; null means absent)"),
+                    ),
+                    None => (
+                        ViolationKind::MissingRequired,
+                        format!("required key `{key}` is null (null means absent)"),
+                    ),
                 };
-                out.push(wrong_type(&at, &expected, instance));
+                out.push(Violation::new(kind, at, message).expected_found(expected, "null"));
+            }
+            ValidationErrorKind::Type { kind } => {
+                out.push(wrong_type(&at, &type_names(kind), instance));
             }
             ValidationErrorKind::Enum { options } => {
                 let expected = one_of(options.as_array().map_or(&[][..], Vec::as_slice));
@@ -160,6 +185,39 @@ impl<'a> Explainer<'a> {
         }
     }
 
+    /// For an error under the `then`/`else` of a conditional, the condition in words
+    /// (e.g. ``required when `mode` is "update-section"``).
+    fn condition(&self, error: &ValidationError<'_>) -> Option<String> {
+        let path = error.schema_path().as_str();
+        let (base, branch) = path
+            .rfind("/then/")
+            .map(|i| (&path[..i], true))
+            .or_else(|| path.rfind("/else/").map(|i| (&path[..i], false)))?;
+        let condition = self.document.pointer(&format!("{base}/if"));
+        let pinned: Vec<String> = condition
+            .and_then(|c| c.get("properties"))
+            .and_then(Value::as_object)
+            .map(|properties| {
+                properties
+                    .iter()
+                    .filter_map(|(key, schema)| {
+                        let values = schema
+                            .get("enum")
+                            .and_then(Value::as_array)
+                            .cloned()
+                            .or_else(|| schema.get("const").map(|c| vec![c.clone()]))?;
+                        Some(format!("`{key}` is {}", one_of(&values)))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(match (pinned.is_empty(), branch) {
+            (true, _) => "required by a rule on other keys".to_owned(),
+            (false, true) => format!("required when {}", pinned.join(" and ")),
+            (false, false) => format!("required unless {}", pinned.join(" and ")),
+        })
+    }
+
     fn not(&self, at: &str, schema: &Value, instance: &Value) -> Violation {
         let keys: Vec<&str> = schema
             .get("required")
@@ -209,6 +267,23 @@ impl<'a> Explainer<'a> {
             }
             if let Some(keys) = required_sets(alternatives) {
                 let names = keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>();
+                if matches!(error.kind(), ValidationErrorKind::OneOfNotValid { .. }) {
+                    // Exactly one of a key and its input aliases: the key is required.
+                    out.push(
+                        Violation::new(
+                            ViolationKind::MissingRequired,
+                            child(at, keys[0]),
+                            format!(
+                                "required key `{}` is missing (or its alias {})",
+                                keys[0],
+                                names[1..].join(", ")
+                            ),
+                        )
+                        .expected_found("present", "absent")
+                        .related(keys.iter().map(|k| child(at, k)).collect()),
+                    );
+                    return;
+                }
                 out.push(
                     Violation::new(
                         ViolationKind::Constraint,
@@ -243,14 +318,10 @@ impl<'a> Explainer<'a> {
         out: &mut Vec<Violation>,
     ) {
         let pointer = child(at, &d.key);
-        let tags = || {
-            d.known_tags()
-                .map(|t| Value::String(t.to_owned()))
-                .collect::<Vec<_>>()
-        };
+        let tags = || d.known_tags().cloned().collect::<Vec<_>>();
         match instance.get(&d.key) {
             _ if !instance.is_object() => out.push(wrong_type(at, "object", instance)),
-            None | Some(Value::Null) => out.push(
+            None => out.push(
                 Violation::new(
                     ViolationKind::MissingRequired,
                     pointer,
@@ -258,7 +329,15 @@ impl<'a> Explainer<'a> {
                 )
                 .expected_found(one_of(&tags()), "absent"),
             ),
-            Some(Value::String(tag)) => match d.select(tag) {
+            Some(Value::Null) => out.push(
+                Violation::new(
+                    ViolationKind::MissingRequired,
+                    pointer,
+                    format!("required key `{}` is null (null means absent)", d.key),
+                )
+                .expected_found(one_of(&tags()), "null"),
+            ),
+            Some(tag) if d.known_tags().any(|t| same_type(t, tag)) => match d.select(tag) {
                 Some(index) => {
                     for inner in &context[index] {
                         self.one(inner, out);
@@ -266,21 +345,29 @@ impl<'a> Explainer<'a> {
                 }
                 None => {
                     let expected = one_of(&tags());
+                    let kind = if d.known_count() > 1 {
+                        ViolationKind::UnknownEnumValue
+                    } else {
+                        ViolationKind::WrongConst
+                    };
                     out.push(
                         Violation::new(
-                            ViolationKind::WrongConst,
+                            kind,
                             pointer,
                             format!(
                                 "unknown `{}` {}: must be {expected}",
                                 d.key,
-                                abbreviate(&Value::String(tag.clone()))
+                                abbreviate(tag)
                             ),
                         )
-                        .expected_found(expected, abbreviate(&Value::String(tag.clone()))),
+                        .expected_found(expected, abbreviate(tag)),
                     )
                 }
             },
-            Some(other) => out.push(wrong_type(&pointer, "string", other)),
+            Some(other) => {
+                let expected = d.known_tags().next().map_or("string", |t| json_type(t));
+                out.push(wrong_type(&pointer, expected, other))
+            }
         }
     }
 
@@ -321,11 +408,75 @@ impl<'a> Explainer<'a> {
         let expected = match alternatives {
             Some(a) => a
                 .iter()
-                .map(|s| discriminator::describe(discriminator::resolve(self.document, s)))
+                .map(discriminator::describe)
                 .collect::<Vec<_>>()
                 .join(" or "),
             None => format!("one of {} alternatives", context.len()),
         };
+        let consts: Option<Vec<Value>> = alternatives.and_then(|a| {
+            a.iter()
+                .map(|s| {
+                    discriminator::resolve(self.document, s)
+                        .get("const")
+                        .cloned()
+                })
+                .collect()
+        });
+        if let Some(values) = consts {
+            let expected = one_of(&values);
+            let found = abbreviate(instance);
+            return Violation::new(
+                ViolationKind::UnknownEnumValue,
+                at,
+                format!("must be {expected}; found {found}"),
+            )
+            .expected_found(expected, found);
+        }
+        if instance.is_null() && self.is_member(at) {
+            let key = at.rsplit('/').next().unwrap_or_default();
+            return Violation::new(
+                ViolationKind::MissingRequired,
+                at,
+                format!("required key `{key}` is null (null means absent)"),
+            )
+            .expected_found(expected, "null");
+        }
+        let missing: Option<Vec<Vec<String>>> = context
+            .iter()
+            .map(|errors| {
+                errors
+                    .iter()
+                    .map(|e| match e.kind() {
+                        ValidationErrorKind::Required { property }
+                            if e.instance_path().as_str() == at =>
+                        {
+                            property.as_str().map(str::to_owned)
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        if let Some(missing) = missing.filter(|m| m.iter().all(|keys| !keys.is_empty())) {
+            let names: Vec<String> = missing
+                .iter()
+                .map(|keys| {
+                    keys.iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                })
+                .collect();
+            let mut related: Vec<String> = missing.iter().flatten().map(|k| child(at, k)).collect();
+            related.dedup();
+            return Violation::new(
+                ViolationKind::MissingRequired,
+                at,
+                format!("required: {} (for {expected})", names.join(" or ")),
+            )
+            .expected_found(names.join(" or "), "absent")
+            .related(related);
+        }
         let all_type_errors = context.iter().all(|errors| {
             errors.iter().any(|e| {
                 e.instance_path().as_str() == at
@@ -344,7 +495,8 @@ impl<'a> Explainer<'a> {
 }
 
 /// The alternative a message fails most deeply: no type mismatch at the union's own
-/// level, then the fewest errors there, then the fewest in all. `None` on a tie.
+/// level, then no wrong value there, then the fewest errors there, then the fewest in
+/// all. `None` on a tie.
 fn best_alternative(at: &str, context: &[Vec<ValidationError<'static>>]) -> Option<usize> {
     let score = |errors: &Vec<ValidationError<'static>>| {
         let shallow: Vec<_> = errors
@@ -354,13 +506,16 @@ fn best_alternative(at: &str, context: &[Vec<ValidationError<'static>>]) -> Opti
         let type_mismatch = shallow.iter().any(|e| {
             matches!(
                 e.kind(),
-                ValidationErrorKind::Type { .. }
-                    | ValidationErrorKind::Constant { .. }
-                    | ValidationErrorKind::Enum { .. }
-                    | ValidationErrorKind::FalseSchema
+                ValidationErrorKind::Type { .. } | ValidationErrorKind::FalseSchema
             )
         });
-        (type_mismatch, shallow.len(), errors.len())
+        let value_mismatch = shallow.iter().any(|e| {
+            matches!(
+                e.kind(),
+                ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. }
+            )
+        });
+        (type_mismatch, value_mismatch, shallow.len(), errors.len())
     };
     let scores: Vec<_> = context.iter().map(score).collect();
     let best = scores.iter().min()?;
@@ -409,6 +564,32 @@ pub fn child(parent: &str, key: &str) -> String {
     pointer.push('/');
     pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
     pointer
+}
+
+fn same_type(a: &Value, b: &Value) -> bool {
+    json_type(a) == json_type(b)
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn type_names(kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Single(t) => t.as_str().to_owned(),
+        TypeKind::Multiple(set) => set
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" or "),
+    }
 }
 
 fn wrong_type(at: &str, expected: &str, instance: &Value) -> Violation {
@@ -478,7 +659,7 @@ mod tests {
 
     fn violations(schema: Value, instance: Value) -> Vec<Violation> {
         let validator = jsonschema::validator_for(&schema).unwrap();
-        Explainer::new(&schema).explain(validator.iter_errors(&instance))
+        Explainer::new(&schema, &instance).explain(validator.iter_errors(&instance))
     }
 
     #[test]
@@ -499,7 +680,7 @@ mod tests {
         let v = violations(schema.clone(), json!({"t": "c"}));
         assert_eq!(
             (v[0].pointer.as_str(), v[0].kind),
-            ("/t", ViolationKind::WrongConst)
+            ("/t", ViolationKind::UnknownEnumValue)
         );
         let v = violations(schema, json!({"n": 1}));
         assert_eq!(

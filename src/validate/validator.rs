@@ -174,8 +174,7 @@ impl Validator {
     where
         T: DeserializeOwned + schemars::JsonSchema,
     {
-        let mut de = serde_json::Deserializer::from_str(text);
-        if let Ok(value) = T::deserialize(&mut de).and_then(|value| de.end().map(|()| value)) {
+        if let Ok(value) = crate::wire::from_str::<T>(text) {
             return Ok(value);
         }
         let only = self.schema.root_index(&T::schema_name());

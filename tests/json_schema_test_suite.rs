@@ -69,8 +69,8 @@ fn run(files: &[PathBuf], remotes: &Path) -> Tally {
     };
     for file in files {
         let text = std::fs::read_to_string(file).unwrap();
-        let groups: Vec<Group> = serde_json::from_str(&text)
-            .unwrap_or_else(|err| panic!("{}: {err}", file.display()));
+        let groups: Vec<Group> =
+            serde_json::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", file.display()));
         let name = file.file_name().unwrap().to_string_lossy();
         for group in groups {
             let options = SchemaOptions {

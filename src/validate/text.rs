@@ -101,8 +101,14 @@ pub fn syntax_violation(text: &str, err: &serde_json::Error) -> Violation {
     let near = |back: usize| text.get(offset.saturating_sub(back)..).unwrap_or("");
     let special = ["-Infinity", "+Infinity", "Infinity", "-NaN", "+NaN", "NaN"]
         .iter()
-        .find(|token| (0..4).any(|back| near(back).starts_with(**token)));
-    let (kind, message) = if let Some(token) = special {
+        .find_map(|token| {
+            (0..4)
+                .find(|back| near(*back).starts_with(*token))
+                .map(|back| (*token, offset.saturating_sub(back)))
+        });
+    let mut at = serde_position(text, err.line(), err.column());
+    let (kind, message) = if let Some((token, start)) = special {
+        at = position_of(text, start);
         (
             ViolationKind::Syntax,
             format!("{token} is not a JSON number (JSON has no NaN or Infinity)"),
@@ -123,21 +129,21 @@ pub fn syntax_violation(text: &str, err: &serde_json::Error) -> Violation {
             format!("{bare}: the message ends early (truncated?)"),
         )
     } else if bare == "expected value" || bare == "expected ident" {
+        let (start, token) = token_at(text, offset);
+        at = position_of(text, start);
         (
             ViolationKind::Syntax,
-            format!(
-                "not JSON: expected a JSON value, found {}",
-                token_at(text, offset)
-            ),
+            format!("not JSON: expected a JSON value, found {token}"),
         )
     } else {
         (ViolationKind::Syntax, format!("not JSON: {bare}"))
     };
-    Violation::new(kind, "", message).at(serde_position(text, err.line(), err.column()))
+    Violation::new(kind, "", message).at(at)
 }
 
-/// The word (or character) around `offset`, quoted and cut short, for messages.
-fn token_at(text: &str, offset: usize) -> String {
+/// The word (or character) around `offset`, quoted and cut short, for messages, and
+/// where it starts.
+fn token_at(text: &str, offset: usize) -> (usize, String) {
     let mut start = offset.min(text.len());
     while start > 0 && !text.is_char_boundary(start) {
         start -= 1;
@@ -157,9 +163,9 @@ fn token_at(text: &str, offset: usize) -> String {
         word
     };
     if shown.is_empty() {
-        "the end of the input".to_owned()
+        (start, "the end of the input".to_owned())
     } else {
-        format!("`{shown}`")
+        (start, format!("`{shown}`"))
     }
 }
 

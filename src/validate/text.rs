@@ -90,6 +90,24 @@ pub fn serde_position(text: &str, line: usize, column: usize) -> Position {
     position_of(text, offset_of_line_column(text, line, column))
 }
 
+/// The number literal at serde_json's 1-based line and byte column (serde reports
+/// where it stopped reading: the literal's last character), with where it starts.
+pub fn number_at(text: &str, line: usize, column: usize) -> Option<(Position, &str)> {
+    let bytes = text.as_bytes();
+    let is_number = |b: u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
+    let mut stop = offset_of_line_column(text, line, column);
+    while stop < bytes.len() && is_number(bytes[stop]) {
+        stop += 1;
+    }
+    let mut start = stop;
+    while start > 0 && is_number(bytes[start - 1]) {
+        start -= 1;
+    }
+    let token = &text[start..stop];
+    let first = token.bytes().next()?;
+    (first.is_ascii_digit() || first == b'-').then(|| (position_of(text, start), token))
+}
+
 /// The violation for text serde_json cannot parse as JSON.
 pub fn syntax_violation(text: &str, err: &serde_json::Error) -> Violation {
     let offset = offset_of_line_column(text, err.line(), err.column());

@@ -36,6 +36,58 @@ pub fn offset_of(text: &str, pointer: &str) -> usize {
     pos
 }
 
+/// What a cheap scan says about a top-level key (see [`peek`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Peek<'t> {
+    /// The key holds this plain string (no escapes).
+    String(&'t str),
+    /// The text is an object without the key (keys compared as written).
+    Absent,
+    /// Anything else: not an object, not a plain string, malformed.
+    Unsure,
+}
+
+/// What the text holds at top-level key `key`, by a cheap scan (see [`Peek`]).
+pub fn peek<'t>(text: &'t str, key: &str) -> Peek<'t> {
+    scan(text, key).unwrap_or(Peek::Unsure)
+}
+
+fn scan<'t>(text: &'t str, key: &str) -> Option<Peek<'t>> {
+    let bytes = text.as_bytes();
+    let mut pos = skip_ws(bytes, 0);
+    if bytes.get(pos) != Some(&b'{') {
+        return None;
+    }
+    pos = skip_ws(bytes, pos + 1);
+    if bytes.get(pos) == Some(&b'}') {
+        return Some(Peek::Absent);
+    }
+    while bytes.get(pos) == Some(&b'"') {
+        let key_end = string_end(bytes, pos)?;
+        let raw = text.get(pos + 1..key_end - 1)?;
+        pos = skip_ws(bytes, key_end);
+        if bytes.get(pos) != Some(&b':') {
+            return None;
+        }
+        pos = skip_ws(bytes, pos + 1);
+        if raw == key {
+            if bytes.get(pos) != Some(&b'"') {
+                return None;
+            }
+            let end = string_end(bytes, pos)?;
+            let value = text.get(pos + 1..end - 1)?;
+            return (!value.contains('\\')).then_some(Peek::String(value));
+        }
+        pos = skip_ws(bytes, skip_value(bytes, pos));
+        match bytes.get(pos) {
+            Some(b',') => pos = skip_ws(bytes, pos + 1),
+            Some(b'}') => return Some(Peek::Absent),
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// The 1-based line and character column of byte `offset` in `text`.
 pub fn position_of(text: &str, offset: usize) -> Position {
     let mut offset = offset.min(text.len());
@@ -73,6 +125,19 @@ fn skip_string(bytes: &[u8], mut pos: usize) -> usize {
         }
     }
     pos
+}
+
+/// `pos` is at an opening quote; the offset just past the closing quote, if there is one.
+fn string_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    pos += 1;
+    while let Some(&b) = bytes.get(pos) {
+        match b {
+            b'\\' => pos += 2,
+            b'"' => return Some(pos + 1),
+            _ => pos += 1,
+        }
+    }
+    None
 }
 
 /// `pos` is at the start of a value; returns the offset just past it.
@@ -202,6 +267,32 @@ mod tests {
                 column: 15
             }
         );
+    }
+
+    #[test]
+    fn peeks_a_top_level_string_in_any_text() {
+        let text = r#"{"jsonrpc":"2.0","id":{"method":"no"},"method":"ping"}"#;
+        assert_eq!(peek(text, "method"), Peek::String("ping"));
+        assert_eq!(peek(text, "id"), Peek::Unsure);
+        assert_eq!(peek(r#"{"type":"a\"b"}"#, "type"), Peek::Unsure);
+        assert_eq!(
+            peek(r#"{"a": [1, {"type": "x"}], "b": 2}"#, "type"),
+            Peek::Absent
+        );
+        assert_eq!(peek("{ }", "type"), Peek::Absent);
+        assert_eq!(peek(r#"{"type": 5}"#, "type"), Peek::Unsure);
+        for broken in [
+            "",
+            "{",
+            "{\"",
+            "{\"type",
+            "{\"type\":",
+            "{\"type\":\"x",
+            "[1]",
+            "{\"a\":1 \"type\":\"x\"}",
+        ] {
+            assert_eq!(peek(broken, "type"), Peek::Unsure, "{broken}");
+        }
     }
 
     #[test]

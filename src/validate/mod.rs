@@ -38,7 +38,7 @@ mod validator;
 pub use compiled::SchemaOptions;
 pub use embedded::schema_text;
 pub use locate::locate;
-pub use report::{Outcome, Position, Report, Violation, ViolationKind};
+pub use report::{Name, Outcome, Position, Report, Violation, ViolationKind};
 pub use retrieve::LocalRetriever;
 pub use stream::{StreamOptions, Summary};
 pub use text::MAX_DEPTH;

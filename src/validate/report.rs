@@ -1,7 +1,13 @@
 //! What validating one message produces: an [`Outcome`], the message's type and every
 //! [`Violation`] with its location.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
+
+/// A name that is usually `'static` (a built-in root or tag), so reporting a valid
+/// message allocates nothing.
+pub type Name = Cow<'static, str>;
 
 /// The verdict on one message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -155,10 +161,10 @@ pub struct Report {
     pub outcome: Outcome,
     /// The schema root the message was judged as (e.g. `IpcMessage`), when one applies.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root: Option<String>,
+    pub root: Option<Name>,
     /// The message's tag (`type`, JSON-RPC `method`) when it has one.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub message_type: Option<String>,
+    pub message_type: Option<Name>,
     /// Every violation; empty unless the outcome is [`Outcome::Invalid`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub violations: Vec<Violation>,
@@ -166,7 +172,7 @@ pub struct Report {
 
 impl Report {
     /// A valid (or unknown) report.
-    pub fn accepted(outcome: Outcome, root: Option<String>, message_type: Option<String>) -> Self {
+    pub fn accepted(outcome: Outcome, root: Option<Name>, message_type: Option<Name>) -> Self {
         Self {
             outcome,
             root,
@@ -177,8 +183,8 @@ impl Report {
 
     /// An invalid report.
     pub fn invalid(
-        root: Option<String>,
-        message_type: Option<String>,
+        root: Option<Name>,
+        message_type: Option<Name>,
         violations: Vec<Violation>,
     ) -> Self {
         Self {

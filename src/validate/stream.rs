@@ -433,7 +433,7 @@ mod tests {
         /// Valid when the bytes are a JSON array, with the length as its type.
         fn check(&self, bytes: &[u8]) -> Report {
             match serde_json::from_slice::<Vec<u8>>(bytes) {
-                Ok(v) => Report::accepted(Outcome::Valid, None, Some(v.len().to_string())),
+                Ok(v) => Report::accepted(Outcome::Valid, None, Some(v.len().to_string().into())),
                 Err(_) => Report::invalid(
                     None,
                     None,
@@ -532,7 +532,7 @@ mod tests {
             summary.record(&Report::accepted(
                 Outcome::Unknown,
                 None,
-                Some(i.to_string()),
+                Some(i.to_string().into()),
             ));
         }
         assert_eq!(summary.types.len(), MAX_TYPES + 1);

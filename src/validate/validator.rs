@@ -15,8 +15,8 @@ use serde_json::Value;
 use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::embedded;
 use super::explain::child;
-use super::locate::locate;
-use super::report::{Outcome, Report, Violation, ViolationKind};
+use super::locate::{Peek, locate, peek};
+use super::report::{Name, Outcome, Report, Violation, ViolationKind};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
 };
@@ -27,6 +27,8 @@ use crate::{Error, Result};
 /// Validates messages of one protocol, or against one user schema.
 pub struct Validator {
     schema: CompiledSchema,
+    /// Per compiled root, its name (`'static` for built-in roots).
+    names: Vec<Name>,
     protocol: Option<ProtocolDef>,
     /// Per compiled root, the index of its Rust type in `protocol.roots`; empty when
     /// validity is decided by the schema alone.
@@ -37,17 +39,35 @@ pub struct Validator {
 enum RootVerdict {
     Accepted {
         outcome: Outcome,
-        tag: Option<String>,
+        tag: Option<Name>,
     },
     Rejected {
         violations: Vec<Violation>,
         knows_tag: bool,
-        tag: Option<String>,
+        tag: Option<Name>,
     },
 }
 
 /// serde's verdict on one root, from the fast path (`None` where it was not asked).
 type SerdeVerdicts = Vec<Option<Result<Accepted, String>>>;
+
+fn names(
+    schema: &CompiledSchema,
+    protocol: Option<&ProtocolDef>,
+    typed: &[Option<usize>],
+) -> Vec<Name> {
+    schema
+        .roots
+        .iter()
+        .enumerate()
+        .map(
+            |(index, root)| match (protocol, typed.get(index).copied().flatten()) {
+                (Some(protocol), Some(typed)) => Name::Borrowed(protocol.roots[typed].name),
+                _ => Name::Owned(root.name.clone()),
+            },
+        )
+        .collect()
+}
 
 impl Validator {
     /// The validator of a built-in protocol, by id (`symposium`) or code (`P1`), from its
@@ -69,12 +89,13 @@ impl Validator {
         let document: Value = serde_json::from_str(text)
             .map_err(|err| Error::Usage(format!("embedded schema of {}: {err}", protocol.id)))?;
         let schema = CompiledSchema::compile(document, SchemaOptions::default())?;
-        let typed = schema
+        let typed: Vec<Option<usize>> = schema
             .roots
             .iter()
             .map(|root| protocol.roots.iter().position(|t| t.name == root.name))
             .collect();
         Ok(Self {
+            names: names(&schema, Some(&protocol), &typed),
             schema,
             protocol: Some(protocol),
             typed,
@@ -90,8 +111,10 @@ impl Validator {
             .pointer("/x-symgen-protocol/id")
             .and_then(Value::as_str)
             .and_then(protocols::find);
+        let schema = CompiledSchema::compile(document, options)?;
         Ok(Self {
-            schema: CompiledSchema::compile(document, options)?,
+            names: names(&schema, None, &[]),
+            schema,
             protocol,
             typed: Vec::new(),
         })
@@ -223,34 +246,86 @@ impl Validator {
         }
     }
 
-    fn root_name(&self, index: usize) -> Option<String> {
-        Some(self.schema.roots[index].name.clone())
+    fn root_name(&self, index: usize) -> Option<Name> {
+        Some(self.names[index].clone())
+    }
+
+    /// serde's verdict root by root, stopping at the first root that accepts the message
+    /// as known (`Ok`, allocating nothing); else every verdict, for the slow path.
+    ///
+    /// With the text at hand, a root union that cannot take the message as known (its
+    /// tag is absent, or one it does not know) is tried after the others. Only such roots
+    /// move, so the first root that accepts is the same as in declaration order.
+    fn fast(
+        &self,
+        only: Option<usize>,
+        text: Option<&str>,
+        check: impl Fn(&crate::schema::RootType) -> Result<Accepted, serde_json::Error>,
+    ) -> Result<Report, SerdeVerdicts> {
+        let mut serde: SerdeVerdicts = Vec::new();
+        let Some(protocol) = self.protocol.as_ref().filter(|_| self.is_typed()) else {
+            return Err(serde);
+        };
+        let range = self.roots(only);
+        let mut deferred = 0u64;
+        if let Some(text) = text.filter(|_| range.len() > 1 && range.end <= 64) {
+            let mut peeked: Option<(&str, Peek<'_>)> = None;
+            for index in range.clone() {
+                let Some(d) = &self.schema.roots[index].union else {
+                    continue;
+                };
+                let seen = match peeked {
+                    Some((key, seen)) if key == d.key => seen,
+                    _ => {
+                        let seen = peek(text, &d.key);
+                        peeked = Some((&d.key, seen));
+                        seen
+                    }
+                };
+                let hopeless = match seen {
+                    Peek::String(tag) => !d.knows_str(tag),
+                    Peek::Absent => true,
+                    Peek::Unsure => false,
+                };
+                if hopeless {
+                    deferred |= 1 << index;
+                }
+            }
+        }
+        let order = range
+            .clone()
+            .filter(|i| deferred & (1 << i) == 0)
+            .chain(range.filter(|i| deferred & (1 << i) != 0));
+        for index in order {
+            let Some(typed) = self.typed[index] else {
+                continue;
+            };
+            let verdict = check(&protocol.roots[typed]);
+            if let Ok(accepted) = &verdict
+                && !accepted.unknown
+            {
+                return Ok(Report::accepted(
+                    Outcome::Valid,
+                    self.root_name(index),
+                    accepted.tag.clone(),
+                ));
+            }
+            if serde.is_empty() {
+                serde.resize(self.schema.roots.len(), None);
+            }
+            serde[index] = Some(verdict.map_err(|err| err.to_string()));
+        }
+        match self.all_unknown(&serde, only) {
+            Some(report) => Ok(report),
+            None => Err(serde),
+        }
     }
 
     fn text(&self, text: &str, only: Option<usize>) -> Report {
-        let mut serde: SerdeVerdicts = vec![None; self.schema.roots.len()];
-        if self.is_typed() {
-            let protocol = self
-                .protocol
-                .as_ref()
-                .expect("typed validators have a protocol");
-            for index in self.roots(only) {
-                let Some(typed) = self.typed[index] else {
-                    continue;
-                };
-                let verdict = protocol.roots[typed].check(text);
-                if let Ok(accepted) = &verdict
-                    && !accepted.unknown
-                {
-                    let tag = accepted.tag.as_ref().map(|t| t.to_string());
-                    return Report::accepted(Outcome::Valid, self.root_name(index), tag);
-                }
-                serde[index] = Some(verdict.map_err(|err| err.to_string()));
-            }
-            if let Some(report) = self.all_unknown(&serde, only) {
-                return report;
-            }
-        }
+        let serde = match self.fast(only, Some(text), |root| root.check(text)) {
+            Ok(report) => return report,
+            Err(serde) => serde,
+        };
         if let Some(violation) = emptiness(text) {
             return Report::invalid(None, None, vec![violation]);
         }
@@ -272,29 +347,10 @@ impl Validator {
         if let Some(violation) = depth_violation(value) {
             return Report::invalid(None, None, vec![violation]);
         }
-        let mut serde: SerdeVerdicts = vec![None; self.schema.roots.len()];
-        if self.is_typed() {
-            let protocol = self
-                .protocol
-                .as_ref()
-                .expect("typed validators have a protocol");
-            for index in self.roots(only) {
-                let Some(typed) = self.typed[index] else {
-                    continue;
-                };
-                let verdict = protocol.roots[typed].check_value(value);
-                if let Ok(accepted) = &verdict
-                    && !accepted.unknown
-                {
-                    let tag = accepted.tag.as_ref().map(|t| t.to_string());
-                    return Report::accepted(Outcome::Valid, self.root_name(index), tag);
-                }
-                serde[index] = Some(verdict.map_err(|err| err.to_string()));
-            }
-            if let Some(report) = self.all_unknown(&serde, only) {
-                return report;
-            }
-        }
+        let serde = match self.fast(only, None, |root| root.check_value(value)) {
+            Ok(report) => return report,
+            Err(serde) => serde,
+        };
         self.judge(value, only, serde, None)
     }
 
@@ -314,7 +370,7 @@ impl Validator {
         Some(Report::accepted(
             Outcome::Unknown,
             self.root_name(index),
-            tag.map(|t| t.into_owned()),
+            tag,
         ))
     }
 
@@ -327,13 +383,13 @@ impl Validator {
         serde: SerdeVerdicts,
         text: Option<&str>,
     ) -> Report {
+        // `serde` is empty (schema only) or has one entry per root.
         let mut verdicts = Vec::new();
-        for (index, serde) in self
-            .roots(only)
-            .zip(serde.into_iter().skip(self.roots(only).start))
-        {
+        let mut serde = serde;
+        for index in self.roots(only) {
+            let serde = serde.get_mut(index).and_then(Option::take);
             let root = &self.schema.roots[index];
-            let tag = root.tag_of(value).map(str::to_owned);
+            let tag = root.tag_of(value).map(|t| Name::Owned(t.to_owned()));
             let verdict = match serde {
                 Some(Ok(accepted)) => RootVerdict::Accepted {
                     outcome: if accepted.unknown {
@@ -341,7 +397,7 @@ impl Validator {
                     } else {
                         Outcome::Valid
                     },
-                    tag: accepted.tag.map(|t| t.into_owned()),
+                    tag: accepted.tag,
                 },
                 Some(Err(message)) => {
                     let mut violations = self.schema.violations(index, value);
@@ -593,7 +649,7 @@ impl ReplyValidator<'_> {
             report
                 .message_type
                 .as_ref()
-                .is_some_and(|t| self.reply_tags.contains(t))
+                .is_some_and(|t| self.reply_tags.iter().any(|r| r == t))
         }
     }
 

@@ -28,6 +28,7 @@ struct StrictAccess<A>(A);
 macro_rules! forward {
     ($($method:ident),* $(,)?) => {
         $(
+            #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
                 self.0.$method(StrictVisitor(visitor))
             }
@@ -66,6 +67,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         deserialize_ignored_any,
     );
 
+    #[inline]
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -74,6 +76,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         self.0.deserialize_unit_struct(name, StrictVisitor(visitor))
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -83,6 +86,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
             .deserialize_newtype_struct(name, StrictVisitor(visitor))
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(
         self,
         len: usize,
@@ -91,6 +95,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         self.0.deserialize_tuple(len, StrictVisitor(visitor))
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -101,6 +106,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
             .deserialize_tuple_struct(name, len, StrictVisitor(visitor))
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -111,6 +117,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         self.0.deserialize_map(StrictVisitor(visitor))
     }
 
+    #[inline]
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -121,6 +128,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
             .deserialize_enum(name, variants, StrictVisitor(visitor))
     }
 
+    #[inline]
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
     }
@@ -129,6 +137,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
 macro_rules! forward_visit {
     ($($method:ident($ty:ty)),* $(,)?) => {
         $(
+            #[inline]
             fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
                 self.0.$method(v)
             }
@@ -139,6 +148,7 @@ macro_rules! forward_visit {
 impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
     type Value = V::Value;
 
+    #[inline]
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         self.0.expecting(f)
     }
@@ -166,30 +176,37 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
         visit_byte_buf(Vec<u8>),
     );
 
+    #[inline]
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
         self.0.visit_none()
     }
 
+    #[inline]
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
         self.0.visit_unit()
     }
 
+    #[inline]
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         self.0.visit_some(Strict(d))
     }
 
+    #[inline]
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         self.0.visit_newtype_struct(Strict(d))
     }
 
+    #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         self.0.visit_seq(StrictAccess(seq))
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         self.0.visit_map(StrictAccess(map))
     }
 
+    #[inline]
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.0.visit_enum(StrictAccess(data))
     }
@@ -198,6 +215,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for StrictSeed<S> {
     type Value = S::Value;
 
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
         self.0.deserialize(Strict(d))
     }
@@ -206,6 +224,7 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for StrictSeed<S> {
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for StrictAccess<A> {
     type Error = A::Error;
 
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
@@ -213,6 +232,7 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for StrictAccess<A> {
         self.0.next_element_seed(StrictSeed(seed))
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         self.0.size_hint()
     }
@@ -221,6 +241,7 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for StrictAccess<A> {
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for StrictAccess<A> {
     type Error = A::Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
@@ -228,10 +249,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for StrictAccess<A> {
         self.0.next_key_seed(StrictSeed(seed))
     }
 
+    #[inline]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         self.0.next_value_seed(StrictSeed(seed))
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         self.0.size_hint()
     }
@@ -241,6 +264,7 @@ impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for StrictAccess<A> {
     type Error = A::Error;
     type Variant = StrictAccess<A::Variant>;
 
+    #[inline]
     fn variant_seed<T: DeserializeSeed<'de>>(
         self,
         seed: T,
@@ -254,18 +278,22 @@ impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for StrictAccess<A> {
 impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for StrictAccess<A> {
     type Error = A::Error;
 
+    #[inline]
     fn unit_variant(self) -> Result<(), A::Error> {
         self.0.unit_variant()
     }
 
+    #[inline]
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
         self.0.newtype_variant_seed(StrictSeed(seed))
     }
 
+    #[inline]
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
         self.0.tuple_variant(len, StrictVisitor(visitor))
     }
 
+    #[inline]
     fn struct_variant<V: Visitor<'de>>(
         self,
         fields: &'static [&'static str],

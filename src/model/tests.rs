@@ -184,7 +184,7 @@ fn internal_newtype_variants_p4() {
     );
     let info = record(&model, "BackendInfo");
     let images = field(&info.fields, "supports_images");
-    assert_eq!(images.presence(), Presence::Optional);
+    assert_eq!(images.presence(), Presence::OptionalNullable);
     assert_eq!(images.default, Some(json!(false)));
 }
 

@@ -59,7 +59,8 @@ export const dialecticRequestTags = [
 export function isKnownDialecticRequest(
   message: DialecticRequestOrUnknown,
 ): message is DialecticRequest {
-  return (dialecticRequestTags as readonly unknown[]).includes(message.type);
+  const tags: readonly unknown[] = dialecticRequestTags;
+  return tags.includes(message.type);
 }
 
 /** The `payload` type of each `DialecticRequest` variant, by `type`. */

@@ -530,7 +530,8 @@ export const ipcMessageTags = [
 export function isKnownIpcMessage(
   message: IpcMessageOrUnknown,
 ): message is IpcMessage {
-  return (ipcMessageTags as readonly unknown[]).includes(message.type);
+  const tags: readonly unknown[] = ipcMessageTags;
+  return tags.includes(message.type);
 }
 
 /** The `payload` type of each `IpcMessage` variant, by `type`. */

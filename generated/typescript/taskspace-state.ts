@@ -109,9 +109,8 @@ export const taskspaceStateMessageTags = [
 export function isKnownTaskspaceStateMessage(
   message: TaskspaceStateMessageOrUnknown,
 ): message is TaskspaceStateMessage {
-  return (taskspaceStateMessageTags as readonly unknown[]).includes(
-    message.type,
-  );
+  const tags: readonly unknown[] = taskspaceStateMessageTags;
+  return tags.includes(message.type);
 }
 
 /** The `payload` type of each `TaskspaceStateMessage` variant, by `type`. */

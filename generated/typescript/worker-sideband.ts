@@ -125,7 +125,8 @@ export const serverToWorkerTags = [
 export function isKnownServerToWorker(
   message: ServerToWorkerOrUnknown,
 ): message is ServerToWorker {
-  return (serverToWorkerTags as readonly unknown[]).includes(message.type);
+  const tags: readonly unknown[] = serverToWorkerTags;
+  return tags.includes(message.type);
 }
 
 /**
@@ -247,7 +248,8 @@ export const workerToServerTags = [
 export function isKnownWorkerToServer(
   message: WorkerToServerOrUnknown,
 ): message is WorkerToServer {
-  return (workerToServerTags as readonly unknown[]).includes(message.type);
+  const tags: readonly unknown[] = workerToServerTags;
+  return tags.includes(message.type);
 }
 
 /**

@@ -1740,7 +1740,8 @@ impl<'a> Parser<'a> {
                         let required =
                             string_list(object.get("required")).contains(&content.as_str());
                         let content_pointer = join(&join(&view.pointer, "properties"), content);
-                        let ty = self.expr(schema, &content_pointer, &variant_hint, ctx.name)?;
+                        let hint = format!("{variant_hint}Content");
+                        let ty = self.expr(schema, &content_pointer, &hint, ctx.name)?;
                         let _ = tag;
                         Payload::Content(Box::new(Field {
                             name: content.clone(),
@@ -2112,9 +2113,11 @@ fn find_tag(
 }
 
 /// Adjacent tagging: every known member has, besides the tag, at most one property,
-/// always the same one, no `$ref`, and at least one member has it.
+/// always the same one, and no `$ref`; and at least two members have it (one member
+/// with one field is an internally tagged struct variant), unless there is only one.
 fn adjacent_content(known: &[&View], tag: &str) -> Option<String> {
     let mut content: Option<String> = None;
+    let mut carriers = 0;
     for view in known {
         if view.target.is_some() || view.object.contains_key("allOf") {
             return None;
@@ -2126,14 +2129,19 @@ fn adjacent_content(known: &[&View], tag: &str) -> Option<String> {
             .collect();
         match others.as_slice() {
             [] => {}
-            [key] => match &content {
-                Some(c) if c != *key => return None,
-                _ => content = Some((*key).clone()),
-            },
+            [key] => {
+                match &content {
+                    Some(c) if c != *key => return None,
+                    _ => content = Some((*key).clone()),
+                }
+                carriers += 1;
+            }
             _ => return None,
         }
     }
-    content
+    (carriers >= 2 || (carriers == 1 && known.len() == 1))
+        .then_some(content)
+        .flatten()
 }
 
 /// External tagging: members are string constants or objects with exactly one

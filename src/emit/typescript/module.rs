@@ -179,14 +179,7 @@ impl<'m> Emitter<'m> {
             TypeExpr::String(_) => Ts::Atom("string".into()),
             TypeExpr::Literal(value) => Ts::Atom(literal(value)),
             TypeExpr::Array(item) => self.ts(item).array_of(),
-            TypeExpr::Tuple(items) => Ts::Atom(format!(
-                "[{}]",
-                items
-                    .iter()
-                    .map(|i| self.ts(i).flat())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+            TypeExpr::Tuple(items) => Ts::Tuple(items.iter().map(|i| self.ts(i)).collect()),
             TypeExpr::Map(value) => Ts::Map(Box::new(self.ts(value))),
             TypeExpr::Ref(name) => Ts::Atom(self.name(name)),
             TypeExpr::Nullable(inner) => self.ts(inner).or_null(),
@@ -645,12 +638,13 @@ impl<'m> Emitter<'m> {
         } else {
             format!("message[{}]", property_key(tag))
         };
-        let body = format!("  return ({tags_name} as readonly unknown[]).includes({access});");
-        let body = if body.chars().count() <= layout::WIDTH {
-            body
+        let assign = format!("  const tags: readonly unknown[] = {tags_name};");
+        let assign = if assign.chars().count() <= layout::WIDTH {
+            assign
         } else {
-            format!("  return ({tags_name} as readonly unknown[]).includes(\n    {access},\n  );")
+            format!("  const tags: readonly unknown[] =\n    {tags_name};")
         };
+        let body = format!("{assign}\n  return tags.includes({access});");
         let docs = vec![format!(
             "Whether `message` is a known `{name}` variant; narrows to `{name}` (then switch on `{tag}`) or to `{unknown_name}`."
         )];

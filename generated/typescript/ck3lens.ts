@@ -328,7 +328,7 @@ export interface JsonRpcRequestUnknown extends JsonRpcRequestBase {
 }
 
 /**
- * A `JsonRpcRequest` as received: a known variant, or one whose `method` this schema does not know.
+ * `JsonRpcRequest` as received: a known variant, or one whose `method` this schema does not know.
  */
 export type JsonRpcRequestOrUnknown = JsonRpcRequest | JsonRpcRequestUnknown;
 

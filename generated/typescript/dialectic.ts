@@ -40,7 +40,7 @@ export interface DialecticRequestUnknown extends DialecticRequestBase {
 }
 
 /**
- * A `DialecticRequest` as received: a known variant, or one whose `type` this schema does not know.
+ * `DialecticRequest` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type DialecticRequestOrUnknown =
   DialecticRequest | DialecticRequestUnknown;

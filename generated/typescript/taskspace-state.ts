@@ -90,7 +90,7 @@ export interface TaskspaceStateMessageUnknown extends TaskspaceStateMessageBase 
 }
 
 /**
- * A `TaskspaceStateMessage` as received: a known variant, or one whose `type` this schema does not know.
+ * `TaskspaceStateMessage` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type TaskspaceStateMessageOrUnknown =
   TaskspaceStateMessage | TaskspaceStateMessageUnknown;

@@ -106,7 +106,7 @@ export interface ServerToWorkerUnknown {
 }
 
 /**
- * A `ServerToWorker` as received: a known variant, or one whose `type` this schema does not know.
+ * `ServerToWorker` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type ServerToWorkerOrUnknown = ServerToWorker | ServerToWorkerUnknown;
 
@@ -226,7 +226,7 @@ export interface WorkerToServerUnknown {
 }
 
 /**
- * A `WorkerToServer` as received: a known variant, or one whose `type` this schema does not know.
+ * `WorkerToServer` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type WorkerToServerOrUnknown = WorkerToServer | WorkerToServerUnknown;
 

@@ -294,11 +294,10 @@ impl<'m> Emitter<'m> {
                     .docs
                     .description
                     .as_deref()
-                    .map(|d| format!(": {d}"))
+                    .map(|d| format!("`{}`: {d}\n\n", field.name))
                     .unwrap_or_default();
                 format!(
-                    "`{}`{doc}\nExactly one of `{}` and its input alias(es) {} (deprecated, never emitted) is present.",
-                    field.name,
+                    "{doc}Exactly one of `{}` and its input alias {} (deprecated: accepted on receive, never emitted) is present.",
                     field.name,
                     aliases.join(", ")
                 )
@@ -490,10 +489,15 @@ impl<'m> Emitter<'m> {
 
         // The union of the known variants.
         let mut notes = Vec::new();
+        let access = if super::names::is_identifier(tag) {
+            format!("message.{tag}")
+        } else {
+            format!("message[{}]", property_key(tag))
+        };
         if let Some((unknown_name, or_unknown)) = &unknown {
             let guard = format!("isKnown{name}");
             notes.push(format!(
-                "Only the known variants: `switch (message.{tag})` narrows each one and a `never` default checks exhaustiveness. A receiver types raw input as `{or_unknown}` and tests it with `{guard}` first; the other branch is the `{unknown_name}` case (rule R4)."
+                "Only the known variants: `switch ({access})` narrows each one and a `never` default checks exhaustiveness. A receiver types raw input as `{or_unknown}` and tests it with `{guard}` first; the other branch is the `{unknown_name}` case (rule R4)."
             ));
         }
         let members: Vec<Ts> = variant_names.iter().map(|n| Ts::Atom(n.clone())).collect();
@@ -607,7 +611,7 @@ impl<'m> Emitter<'m> {
         self.push_interface(&docs, unknown_name, &extends, &members);
 
         let docs = vec![format!(
-            "A `{name}` as received: a known variant, or one whose `{tag}` this schema does not know."
+            "`{name}` as received: a known variant, or one whose `{tag}` this schema does not know."
         )];
         let ts = Ts::Union(vec![
             Ts::Atom(name.to_owned()),

@@ -42,7 +42,7 @@ fixtures=$(find tests/fixtures/schemas -name '*.json' | wc -l)
 
 # 4. The conformance vectors against the generated types.
 mkdir -p "$work/vectors"
-counts=$(node "$tools/vectors-check.mjs" tests/vectors generated/typescript "$work/vectors/check.ts")
+counts=$(node "$tools/vectors-check.mjs" tests/vectors schema generated/typescript "$work/vectors/check.ts")
 cat >"$work/vectors/tsconfig.json" <<'JSON'
 {
   "compilerOptions": {

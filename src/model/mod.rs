@@ -132,6 +132,9 @@ pub struct ProtocolInfo {
     pub id: String,
     /// The catalog code, e.g. `P1`.
     pub code: String,
+    /// `replyData`: JSON pointer, in a reply message, of the typed reply data
+    /// (`/payload/data` on the P1 bus, `/result` for JSON-RPC), when replies carry it.
+    pub reply_data: Option<String>,
 }
 
 /// Documentation carried over from the schema.

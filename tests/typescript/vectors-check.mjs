@@ -1,7 +1,7 @@
 // Writes a TypeScript file that type-checks the conformance vectors against the
 // generated types (run by scripts/test-ts.sh, then compiled with `tsc --noEmit`).
 //
-// usage: node vectors-check.mjs VECTORS_DIR PACKAGE_DIR OUT_FILE
+// usage: node vectors-check.mjs VECTORS_DIR SCHEMA_DIR PACKAGE_DIR OUT_FILE
 //
 // Every message is passed through `wire(...)`, an identity function: the literal keeps
 // its literal types, but it is not a "fresh" object literal at the assignment, so the
@@ -26,12 +26,13 @@
 import fs from "node:fs";
 import path from "node:path";
 
-// Where reply data sits, per protocol (tests/vectors/README.md: `reply_to`).
-const REPLY_DATA = {
-  symposium: "/payload/data",
-  "taskspace-state": "/payload/data",
-  ck3lens: "/result",
-};
+// Where reply data sits in a reply: `x-symgen-protocol.replyData` of the protocol's
+// schema (`schema/<id>.schema.json`).
+function replyDataPointer(stem) {
+  const file = path.join(schemaDir, `${stem}.schema.json`);
+  const schema = JSON.parse(fs.readFileSync(file, "utf8"));
+  return schema["x-symgen-protocol"]?.replyData ?? null;
+}
 
 const VISIBLE = new Set([
   "missing_required",
@@ -41,9 +42,9 @@ const VISIBLE = new Set([
 ]);
 const INVISIBLE = new Set(["out_of_range", "constraint"]);
 
-const [vectorsDir, packageDir, outFile] = process.argv.slice(2);
+const [vectorsDir, schemaDir, packageDir, outFile] = process.argv.slice(2);
 if (!outFile) {
-  console.error("usage: node vectors-check.mjs VECTORS_DIR PACKAGE_DIR OUT_FILE");
+  console.error("usage: node vectors-check.mjs VECTORS_DIR SCHEMA_DIR PACKAGE_DIR OUT_FILE");
   process.exit(2);
 }
 
@@ -86,7 +87,7 @@ for (const stem of protocols) {
     const file = path.join(vectorsDir, stem, `${kind}.json`);
     return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : [];
   };
-  const dataPointer = REPLY_DATA[stem];
+  const dataPointer = replyDataPointer(stem);
 
   for (const v of load("valid")) {
     const id = `v${n++}`;

@@ -230,7 +230,11 @@ impl<'a> Parser<'a> {
         };
         let text = |key: &str| info.get(key).and_then(Value::as_str).map(str::to_owned);
         match (text("id"), text("code")) {
-            (Some(id), Some(code)) => Ok(Some(ProtocolInfo { id, code })),
+            (Some(id), Some(code)) => Ok(Some(ProtocolInfo {
+                id,
+                code,
+                reply_data: text("replyData"),
+            })),
             _ => Err(self.err(
                 "/x-symgen-protocol",
                 "`x-symgen-protocol` needs string `id` and `code`",

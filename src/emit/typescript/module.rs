@@ -8,8 +8,8 @@ use askama::Template;
 use super::layout::{self, Ts};
 use super::names::{Namespace, property_key};
 use crate::model::{
-    Additional, Docs, Enum, Field, IntWidth, Literal, Model, NamedType, Payload, Record, Reply,
-    Tagging, TypeExpr, TypeKind, Union, Variant,
+    Additional, Docs, Enum, Field, Literal, Model, NamedType, Payload, Record, Reply, Tagging,
+    TypeExpr, TypeKind, Union, Variant,
 };
 
 #[derive(Template)]
@@ -111,7 +111,7 @@ fn literal(value: &Literal) -> String {
 
 fn is_int64(expr: &TypeExpr) -> bool {
     match expr {
-        TypeExpr::Integer(int) => int.width.bits() == 64 && int.width != IntWidth::I8,
+        TypeExpr::Integer(int) => int.width.bits() == 64,
         TypeExpr::Nullable(inner) | TypeExpr::Array(inner) | TypeExpr::Map(inner) => {
             is_int64(inner)
         }

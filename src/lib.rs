@@ -4,11 +4,13 @@
 //!   generate serde and schemars implementations from one declaration.
 //! * [`protocols`]: the protocols symgen ships, one module each, and their registry.
 //! * [`schema`]: JSON Schema (draft 2020-12) generation, one document per protocol.
+//! * [`model`]: the language-neutral schema model every code generator renders.
 //! * [`check`]: the drift check that regenerates everything in memory and compares.
 
 pub mod check;
 pub mod cli;
 pub mod error;
+pub mod model;
 pub mod protocols;
 pub mod schema;
 pub mod wire;

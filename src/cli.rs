@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::check::{self, Drift, ExpectedFile, OutputSet};
-use crate::{Error, Result, protocols, schema};
+use crate::emit::swift;
+use crate::{Error, Result, model, protocols, schema};
 
 /// symgen: Rust types as the single source of truth for IPC protocols. Emits JSON
 /// Schema, checks committed outputs for drift.
@@ -30,6 +31,17 @@ pub enum Command {
     /// Regenerate every committed output (the main job): `schema/` and everything under
     /// `generated/`, from the built-in protocols.
     Generate,
+    /// Render the JSON Schemas into a Swift package (SwiftPM): one module per schema,
+    /// a shared runtime, and an XCTest target that round-trips the conformance vectors.
+    Swift {
+        /// A schema file, or a directory whose `*.json` files are read (repeatable).
+        /// Default: `schema/`.
+        #[arg(long = "schema", value_name = "FILE|DIR")]
+        schemas: Vec<PathBuf>,
+        /// Output directory (must exist). Default: `generated/swift/` (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Regenerate every output in memory and fail with a diff when the committed files
     /// are stale, missing or orphaned. Writes nothing.
     Check,
@@ -55,15 +67,95 @@ pub fn schema_outputs(dir: &Path) -> OutputSet {
     }
 }
 
+/// The default Swift output directory, relative to the working directory.
+pub const SWIFT_DIR: &str = "generated/swift";
+
+/// Reads schemas: each path is a file, or a directory whose `*.json` files are read in
+/// name order. Returns `(file name, text)` pairs.
+pub fn read_schemas(paths: &[PathBuf]) -> Result<Vec<(String, String)>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            for entry in std::fs::read_dir(path).map_err(|err| Error::io(path, err))? {
+                let entry = entry.map_err(|err| Error::io(path, err))?;
+                let file = entry.path();
+                if file.extension().is_some_and(|ext| ext == "json") && file.is_file() {
+                    found.push(file);
+                }
+            }
+            if found.is_empty() {
+                return Err(Error::Usage(format!(
+                    "no *.json schema files in {}",
+                    path.display()
+                )));
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files
+        .into_iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(&file).map_err(|err| Error::io(&file, err))?;
+            let name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| file.display().to_string());
+            Ok((name, text))
+        })
+        .collect()
+}
+
+/// The Swift output set for schemas given as `(file name, text)`.
+pub fn swift_outputs(dir: &Path, schemas: &[(String, String)]) -> Result<OutputSet> {
+    let inputs = schemas
+        .iter()
+        .map(|(name, text)| {
+            Ok(swift::SchemaInput {
+                file_name: name.clone(),
+                model: model::parse_str(name, text)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let files = swift::generate(&inputs)?
+        .into_iter()
+        .map(|file| ExpectedFile {
+            relative: file.path,
+            contents: file.contents,
+        })
+        .collect();
+    Ok(OutputSet {
+        label: "swift".into(),
+        dir: dir.to_path_buf(),
+        files,
+        ignore: vec![".build".into(), ".swiftpm".into()],
+    })
+}
+
+/// The built-in protocols' schemas, rendered in memory, as `(file name, text)`.
+fn builtin_schemas() -> Vec<(String, String)> {
+    schema::render_all(&protocols::registry())
+        .into_iter()
+        .map(|file| (file.name, file.contents))
+        .collect()
+}
+
 /// Every output set `symgen check` compares, rooted at `root` (the project directory).
-pub fn all_outputs(root: &Path) -> Vec<OutputSet> {
-    vec![schema_outputs(&root.join(SCHEMA_DIR))]
+pub fn all_outputs(root: &Path) -> Result<Vec<OutputSet>> {
+    let schemas = builtin_schemas();
+    Ok(vec![
+        schema_outputs(&root.join(SCHEMA_DIR)),
+        swift_outputs(&root.join(SWIFT_DIR), &schemas)?,
+    ])
 }
 
 /// Runs the drift check over every output set; returns all drifts.
 pub fn run_check(root: &Path) -> Result<Vec<Drift>> {
     let mut drifts = Vec::new();
-    for set in all_outputs(root) {
+    for set in all_outputs(root)? {
         drifts.extend(check::compare(&set)?);
     }
     Ok(drifts)
@@ -102,7 +194,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Generate => {
             let mut changed = 0;
-            for set in all_outputs(Path::new("")) {
+            for set in all_outputs(Path::new(""))? {
                 let count = check::write(&set, true)?.len();
                 eprintln!(
                     "symgen generate: {} file(s) changed in {}",
@@ -112,6 +204,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 changed += count;
             }
             eprintln!("symgen generate: done ({changed} file(s) changed)");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Swift { schemas, out } => {
+            let schemas = if schemas.is_empty() {
+                vec![PathBuf::from(SCHEMA_DIR)]
+            } else {
+                schemas
+            };
+            let texts = read_schemas(&schemas)?;
+            let (dir, owned) = resolve_out(out, SWIFT_DIR)?;
+            let changed = check::write(&swift_outputs(&dir, &texts)?, owned)?;
+            eprintln!(
+                "symgen swift: {} file(s) changed in {}",
+                changed.len(),
+                dir.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Check => {

@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod emit;
 pub mod error;
 pub mod model;
 pub mod protocols;

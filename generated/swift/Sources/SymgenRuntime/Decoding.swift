@@ -3,39 +3,23 @@
 import Foundation
 
 extension KeyedDecodingContainer {
-  /// Decodes an integer that must be at least `minimum` (e.g. 1-based positions).
-  public func decode<T: FixedWidthInteger & Decodable>(
-    _ type: T.Type, forKey key: Key, minimum: T
-  ) throws -> T {
-    let value = try decode(type, forKey: key)
-    try check(value, forKey: key, minimum: minimum)
-    return value
+  /// Decodes an optional field whose value must not be `null` when the key is present.
+  public func decodeIfKeyPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    contains(key) ? try decode(type, forKey: key) : nil
   }
 
-  /// Decodes an optional integer that must be at least `minimum` when present.
-  public func decodeIfPresent<T: FixedWidthInteger & Decodable>(
-    _ type: T.Type, forKey key: Key, minimum: T
-  ) throws -> T? {
-    let value = try decodeIfPresent(type, forKey: key)
-    if let value {
-      try check(value, forKey: key, minimum: minimum)
+  /// Decodes a field that must be present but may be `null`.
+  public func decodeNullable<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard contains(key) else {
+      throw DecodingError.keyNotFound(
+        key,
+        DecodingError.Context(
+          codingPath: codingPath, debugDescription: "\(key.stringValue) is required"))
     }
-    return value
+    return try decodeIfPresent(type, forKey: key)
   }
 
-  /// Decodes a required field that may also arrive under an input alias (never both).
-  public func decode<T: Decodable>(_ type: T.Type, forKey key: Key, aliases: [Key]) throws -> T {
-    try decode(type, forKey: try presentKey(key, aliases: aliases))
-  }
-
-  /// Decodes an optional field that may also arrive under an input alias (never both).
-  public func decodeIfPresent<T: Decodable>(
-    _ type: T.Type, forKey key: Key, aliases: [Key]
-  ) throws -> T? {
-    try decodeIfPresent(type, forKey: try presentKey(key, aliases: aliases))
-  }
-
-  /// The payload of an adjacently tagged message: absent and `null` mean `{}` (rule R3).
+  /// The content of an adjacently tagged message: absent and `null` mean `{}` (rule R3).
   public func decodeContent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     if try isAbsentOrNull(key) {
       return try decodeEmptyObject(type)
@@ -43,7 +27,55 @@ extension KeyedDecodingContainer {
     return try decode(type, forKey: key)
   }
 
-  /// Fails unless every key in `keys` is absent or `null`.
+  /// Checks that a fixed value (`const`) has exactly that value.
+  public func decodeConstant(_ expected: JSONValue, forKey key: Key) throws {
+    let value = try decode(JSONValue.self, forKey: key)
+    if value != expected {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "expected the fixed value \(expected)")
+    }
+  }
+
+  /// Checks a fixed value (`const`) when its key is present.
+  public func decodeConstantIfPresent(_ expected: JSONValue, forKey key: Key) throws {
+    if contains(key) {
+      try decodeConstant(expected, forKey: key)
+    }
+  }
+
+  /// The key a field is present under: its own or one of its input aliases. Fails when
+  /// more than one is present; gives `key` when none is.
+  public func presentKey(_ key: Key, aliases: [Key]) throws -> Key {
+    let present = ([key] + aliases).filter { contains($0) }
+    if present.count > 1 {
+      throw DecodingError.dataCorruptedError(
+        forKey: present[1], in: self,
+        debugDescription: "\(present[1].stringValue) is an input alias of \(key.stringValue); "
+          + "only one of them may be present")
+    }
+    return present.first ?? key
+  }
+
+  /// Checks that an integer lies in `range`.
+  public func check<T: FixedWidthInteger>(_ value: T?, forKey key: Key, in range: ClosedRange<T>)
+    throws
+  {
+    if let value, !range.contains(value) {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "\(value) is outside \(range)")
+    }
+  }
+
+  /// Checks that every integer of an array lies in `range`.
+  public func check<T: FixedWidthInteger>(
+    _ values: [T]?, forKey key: Key, in range: ClosedRange<T>
+  ) throws {
+    for value in values ?? [] {
+      try check(value, forKey: key, in: range)
+    }
+  }
+
+  /// Fails unless at least one of `keys` is present and not `null`.
   public func checkAtLeastOne(of keys: [Key]) throws {
     for key in keys where !(try isAbsentOrNull(key)) {
       return
@@ -69,22 +101,15 @@ extension KeyedDecodingContainer {
   public func isAbsentOrNull(_ key: Key) throws -> Bool {
     try !contains(key) || decodeNil(forKey: key)
   }
+}
 
-  private func presentKey(_ key: Key, aliases: [Key]) throws -> Key {
-    let present = ([key] + aliases).filter { contains($0) }
-    if present.count > 1 {
+extension Decoder {
+  /// Fails when the object has a key outside `allowed` (`additionalProperties: false`).
+  public func checkNoOtherKeys(_ allowed: Set<String>) throws {
+    let container = try container(keyedBy: AnyCodingKey.self)
+    for key in container.allKeys where !allowed.contains(key.stringValue) {
       throw DecodingError.dataCorruptedError(
-        forKey: present[1], in: self,
-        debugDescription: "\(present[1].stringValue) is an alias of \(key.stringValue); "
-          + "both are present")
-    }
-    return present.first ?? key
-  }
-
-  private func check<T: FixedWidthInteger>(_ value: T, forKey key: Key, minimum: T) throws {
-    if value < minimum {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: self, debugDescription: "\(value) is below the minimum \(minimum)")
+        forKey: key, in: container, debugDescription: "unexpected key \(key.stringValue)")
     }
   }
 }
@@ -92,4 +117,30 @@ extension KeyedDecodingContainer {
 /// Decodes `type` from an empty object `{}` (absent content, rule R3).
 public func decodeEmptyObject<T: Decodable>(_ type: T.Type) throws -> T {
   try JSONDecoder().decode(type, from: Data("{}".utf8))
+}
+
+/// The payload of a message that carries none (only its tag).
+public struct NoContent: Codable, Hashable, Sendable {
+  /// The value.
+  public init() {}
+
+  public init(from decoder: any Decoder) throws {}
+
+  public func encode(to encoder: any Encoder) throws {}
+}
+
+extension DecodingError {
+  /// The error for a value that matches none of an untagged union's variants.
+  public static func noMatchingVariant(of type: String, in decoder: any Decoder) -> DecodingError {
+    .dataCorrupted(
+      Context(codingPath: decoder.codingPath, debugDescription: "matches no variant of \(type)"))
+  }
+
+  /// The error for an externally tagged value that is not an object with one key.
+  public static func notSingleKeyObject(in decoder: any Decoder) -> DecodingError {
+    .dataCorrupted(
+      Context(
+        codingPath: decoder.codingPath, debugDescription: "expected an object with exactly one key"
+      ))
+  }
 }

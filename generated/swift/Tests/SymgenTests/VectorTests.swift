@@ -5,13 +5,28 @@ import XCTest
 /// Every conformance vector of every protocol, decoded and re-encoded by the generated
 /// types.
 final class VectorTests: XCTestCase {
+  func testCk3lens() throws {
+    let counts = try checkVectors(ck3lensCodecs)
+    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + "ck3lens")
+  }
+
+  func testDialectic() throws {
+    let counts = try checkVectors(dialecticCodecs)
+    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + "dialectic")
+  }
+
   func testSymposium() throws {
     let counts = try checkVectors(symposiumCodecs)
-    XCTAssertGreaterThan(counts.valid, 0, "no valid symposium vector")
+    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + "symposium")
+  }
+
+  func testTaskspaceState() throws {
+    let counts = try checkVectors(taskspaceStateCodecs)
+    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + "taskspace-state")
   }
 
   func testWorkerSideband() throws {
     let counts = try checkVectors(workerSidebandCodecs)
-    XCTAssertGreaterThan(counts.valid, 0, "no valid worker-sideband vector")
+    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + "worker-sideband")
   }
 }

@@ -7,7 +7,7 @@ public struct BackendInfo: Codable, Hashable, Sendable {
   /// The backend language, e.g. `"r"` or `"python"`.
   public let language: String
   /// Whether the backend can send `plot_image`. Always emitted; a receiver reads a
-  /// missing value as `false` (drift D-W3).
+  /// missing or `null` value as `false` (drift D-W3, R3).
   public let supportsImages: Bool
 
   /// Creates a value from its fields.
@@ -24,8 +24,7 @@ public struct BackendInfo: Codable, Hashable, Sendable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.language = try container.decode(String.self, forKey: .language)
-    self.supportsImages =
-      try container.decodeIfKeyPresent(Bool.self, forKey: .supportsImages) ?? false
+    self.supportsImages = try container.decodeIfPresent(Bool.self, forKey: .supportsImages) ?? false
   }
 
   public func encode(to encoder: any Encoder) throws {

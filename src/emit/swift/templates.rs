@@ -1,0 +1,167 @@
+//! The askama templates in `templates/swift/` and the values they render. Everything
+//! layout-sensitive (doc comments, broken lines, statement bodies) is prepared in Rust;
+//! the templates give the declarations their shape.
+
+use askama::Template;
+
+/// One generated source file: header, import, one declaration.
+#[derive(Template)]
+#[template(path = "swift/file.swift")]
+pub struct FileTemplate<'a> {
+    /// The schema file the declaration comes from.
+    pub source: &'a str,
+    /// The declaration(s).
+    pub body: &'a str,
+}
+
+/// A struct: a record, an envelope, or a record with a flattened tagged union.
+#[derive(Template)]
+#[template(path = "swift/record.swift")]
+pub struct RecordTemplate {
+    /// Doc comment lines (each ending in a newline), or empty.
+    pub docs: String,
+    /// The type name.
+    pub name: String,
+    /// The protocols it conforms to.
+    pub conformances: String,
+    /// Stored property declarations, each with its doc comment, indented.
+    pub properties: Vec<String>,
+    /// Computed property declarations (constants, `isUnknown`), indented.
+    pub computed: Vec<String>,
+    /// The memberwise initializer, indented, without a final newline.
+    pub init: String,
+    /// Nested declarations, indented, without a final newline.
+    pub nested: Vec<String>,
+    /// `CodingKeys` cases (`case x = "y"`); empty when the struct has no keys.
+    pub coding_keys: Vec<String>,
+    /// Body of `init(from:)`, each line ending in a newline.
+    pub decode: String,
+    /// Body of `encode(to:)`, each line ending in a newline.
+    pub encode: String,
+}
+
+/// A closed string enum.
+#[derive(Template)]
+#[template(path = "swift/string_enum.swift")]
+pub struct StringEnumTemplate {
+    /// Doc comment lines, or empty.
+    pub docs: String,
+    /// The type name.
+    pub name: String,
+    /// Case declarations with their doc comments, indented.
+    pub cases: Vec<String>,
+    /// `case "a", "alias": self = .a` arms when some value has input aliases; else empty.
+    pub alias_arms: Vec<String>,
+}
+
+/// A union as an enum with associated values.
+#[derive(Template)]
+#[template(path = "swift/union.swift")]
+pub struct UnionTemplate {
+    /// Doc comment lines, or empty.
+    pub docs: String,
+    /// The type name.
+    pub name: String,
+    /// Whether the enum refers to itself.
+    pub indirect: bool,
+    /// The protocols it conforms to.
+    pub conformances: String,
+    /// Case declarations with their doc comments, indented.
+    pub cases: Vec<String>,
+    /// `case .a: "a"` arms of the `tag` property; empty for untagged unions.
+    pub tag_arms: Vec<String>,
+    /// The Swift type of the tag.
+    pub tag_type: String,
+    /// Whether there is an `unknown` case.
+    pub open: bool,
+    /// Nested declarations (payload structs of inline variants), indented.
+    pub nested: Vec<String>,
+    /// Whether the enum decodes and encodes itself (not an envelope's body).
+    pub codable: bool,
+    /// `CodingKeys` cases, when it uses them.
+    pub coding_keys: Vec<String>,
+    /// Body of `init(from:)`.
+    pub decode: String,
+    /// Body of `encode(to:)`.
+    pub encode: String,
+}
+
+/// A type alias.
+#[derive(Template)]
+#[template(path = "swift/alias.swift")]
+pub struct AliasTemplate {
+    /// Doc comment lines, or empty.
+    pub docs: String,
+    /// The alias name.
+    pub name: String,
+    /// The aliased Swift type.
+    pub target: String,
+}
+
+/// One marker type of a union's message (rule R8).
+pub struct Marker {
+    /// Doc comment lines, or empty.
+    pub docs: String,
+    /// The marker type's name.
+    pub name: String,
+    /// `WireMessage` or `WireRequest`.
+    pub protocol: &'static str,
+    /// The payload type (module-qualified).
+    pub payload: String,
+    /// The reply type (module-qualified), for requests.
+    pub reply: Option<String>,
+    /// The canonical tag as a string literal.
+    pub tag: String,
+}
+
+/// The marker types of a union, in an extension of the type that holds them.
+#[derive(Template)]
+#[template(path = "swift/markers.swift")]
+pub struct MarkersTemplate {
+    /// The type extended.
+    pub owner: String,
+    /// Doc comment lines of the namespace, or empty.
+    pub docs: String,
+    /// The namespace's name.
+    pub name: String,
+    /// The markers.
+    pub markers: Vec<Marker>,
+}
+
+/// `Package.swift`.
+#[derive(Template)]
+#[template(path = "swift/Package.swift")]
+pub struct PackageTemplate {
+    /// Library module names, runtime first.
+    pub modules: Vec<String>,
+    /// The test target's dependencies; no test target when empty.
+    pub tests: Vec<String>,
+}
+
+/// The test registry of one protocol: its roots and typed replies.
+#[derive(Template)]
+#[template(path = "swift/Codecs.swift")]
+pub struct CodecsTemplate {
+    /// The schema file.
+    pub source: String,
+    /// The module.
+    pub module: String,
+    /// The Swift constant's name.
+    pub constant: String,
+    /// The protocol id as a string literal.
+    pub id: String,
+    /// `"Root": RootCodec(Module.Root.self)` entries.
+    pub roots: Vec<String>,
+    /// `"tag": ReplyCodec(Module.X.Messages.Y.self)` entries.
+    pub replies: Vec<String>,
+    /// The reply data pointer as a Swift array literal, or `nil`.
+    pub reply_data: String,
+}
+
+/// The XCTest case with one test per protocol.
+#[derive(Template)]
+#[template(path = "swift/VectorTests.swift")]
+pub struct VectorTestsTemplate {
+    /// `(test method suffix, codecs constant, protocol id)` per protocol.
+    pub protocols: Vec<(String, String, String)>,
+}

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::check::{self, Drift, ExpectedFile, OutputSet};
-use crate::emit::swift;
-use crate::{Error, Result, model, protocols, schema};
+use crate::emit::{self, swift, typescript};
+use crate::{Error, Result, protocols, schema};
 
 /// symgen: Rust types as the single source of truth for IPC protocols. Emits JSON
 /// Schema, checks committed outputs for drift.
@@ -31,6 +31,18 @@ pub enum Command {
     /// Regenerate every committed output (the main job): `schema/` and everything under
     /// `generated/`, from the built-in protocols.
     Generate,
+    /// Render the JSON Schemas into TypeScript: an npm package with one module per schema
+    /// and an `index.ts`.
+    Ts {
+        /// A schema file, or a directory whose `*.json` files are read (repeatable).
+        /// Default: `schema/`.
+        #[arg(long = "schema", value_name = "FILE|DIR")]
+        schemas: Vec<PathBuf>,
+        /// Output directory (must exist). Default: `generated/typescript/` (created if
+        /// missing).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Render the JSON Schemas into a Swift package (SwiftPM): one module per schema,
     /// a shared runtime, and an XCTest target that round-trips the conformance vectors.
     Swift {
@@ -67,60 +79,25 @@ pub fn schema_outputs(dir: &Path) -> OutputSet {
     }
 }
 
+/// The default TypeScript output directory, relative to the working directory.
+pub const TS_DIR: &str = "generated/typescript";
+
+/// The TypeScript output set (the npm package) for parsed schema modules.
+pub fn typescript_outputs(dir: &Path, modules: &[emit::Module]) -> OutputSet {
+    OutputSet {
+        label: "typescript".into(),
+        dir: dir.to_path_buf(),
+        files: typescript::render_package(modules),
+        ignore: vec!["dist".into(), "node_modules".into()],
+    }
+}
+
 /// The default Swift output directory, relative to the working directory.
 pub const SWIFT_DIR: &str = "generated/swift";
 
-/// Reads schemas: each path is a file, or a directory whose `*.json` files are read in
-/// name order. Returns `(file name, text)` pairs.
-pub fn read_schemas(paths: &[PathBuf]) -> Result<Vec<(String, String)>> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found = Vec::new();
-            for entry in std::fs::read_dir(path).map_err(|err| Error::io(path, err))? {
-                let entry = entry.map_err(|err| Error::io(path, err))?;
-                let file = entry.path();
-                if file.extension().is_some_and(|ext| ext == "json") && file.is_file() {
-                    found.push(file);
-                }
-            }
-            if found.is_empty() {
-                return Err(Error::Usage(format!(
-                    "no *.json schema files in {}",
-                    path.display()
-                )));
-            }
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    files
-        .into_iter()
-        .map(|file| {
-            let text = std::fs::read_to_string(&file).map_err(|err| Error::io(&file, err))?;
-            let name = file
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| file.display().to_string());
-            Ok((name, text))
-        })
-        .collect()
-}
-
-/// The Swift output set for schemas given as `(file name, text)`.
-pub fn swift_outputs(dir: &Path, schemas: &[(String, String)]) -> Result<OutputSet> {
-    let inputs = schemas
-        .iter()
-        .map(|(name, text)| {
-            Ok(swift::SchemaInput {
-                file_name: name.clone(),
-                model: model::parse_str(name, text)?,
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let files = swift::generate(&inputs)?
+/// The Swift output set (the SwiftPM package) for parsed schema modules.
+pub fn swift_outputs(dir: &Path, modules: &[emit::Module]) -> Result<OutputSet> {
+    let files = swift::generate(modules)?
         .into_iter()
         .map(|file| ExpectedFile {
             relative: file.path,
@@ -144,11 +121,14 @@ fn builtin_schemas() -> Vec<(String, String)> {
 }
 
 /// Every output set `symgen check` compares, rooted at `root` (the project directory).
+/// Generated code is rendered from the built-in schemas in memory, so it is checked
+/// against the current Rust types even when `schema/` is stale.
 pub fn all_outputs(root: &Path) -> Result<Vec<OutputSet>> {
-    let schemas = builtin_schemas();
+    let modules = emit::modules_from_texts(&builtin_schemas())?;
     Ok(vec![
         schema_outputs(&root.join(SCHEMA_DIR)),
-        swift_outputs(&root.join(SWIFT_DIR), &schemas)?,
+        typescript_outputs(&root.join(TS_DIR), &modules),
+        swift_outputs(&root.join(SWIFT_DIR), &modules)?,
     ])
 }
 
@@ -206,15 +186,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
             eprintln!("symgen generate: done ({changed} file(s) changed)");
             Ok(ExitCode::SUCCESS)
         }
+        Command::Ts { schemas, out } => {
+            let schemas = if schemas.is_empty() {
+                vec![PathBuf::from(SCHEMA_DIR)]
+            } else {
+                schemas
+            };
+            let modules = emit::load_modules(&emit::schema_files(&schemas)?)?;
+            let (dir, owned) = resolve_out(out, TS_DIR)?;
+            let changed = check::write(&typescript_outputs(&dir, &modules), owned)?;
+            eprintln!(
+                "symgen ts: {} file(s) changed in {}",
+                changed.len(),
+                dir.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Swift { schemas, out } => {
             let schemas = if schemas.is_empty() {
                 vec![PathBuf::from(SCHEMA_DIR)]
             } else {
                 schemas
             };
-            let texts = read_schemas(&schemas)?;
+            let modules = emit::load_modules(&emit::schema_files(&schemas)?)?;
             let (dir, owned) = resolve_out(out, SWIFT_DIR)?;
-            let changed = check::write(&swift_outputs(&dir, &texts)?, owned)?;
+            let changed = check::write(&swift_outputs(&dir, &modules)?, owned)?;
             eprintln!(
                 "symgen swift: {} file(s) changed in {}",
                 changed.len(),
@@ -240,15 +236,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// Entry point: parses arguments, runs, and maps errors to a one-line message and exit
-/// code 2.
+/// Entry point: parses arguments, runs, and maps errors to a one-line message and an
+/// exit code: 1 for a schema symgen cannot read or represent (`file:pointer: message`),
+/// 2 for everything else.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
         Err(err) => {
             eprintln!("symgen: error: {err}");
-            ExitCode::from(2)
+            match err {
+                Error::Schema(_) => ExitCode::from(1),
+                _ => ExitCode::from(2),
+            }
         }
     }
 }

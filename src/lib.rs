@@ -5,6 +5,7 @@
 //! * [`protocols`]: the protocols symgen ships, one module each, and their registry.
 //! * [`schema`]: JSON Schema (draft 2020-12) generation, one document per protocol.
 //! * [`model`]: the language-neutral schema model every code generator renders.
+//! * [`emit`]: the code generators (TypeScript) that render the model.
 //! * [`check`]: the drift check that regenerates everything in memory and compares.
 
 pub mod check;

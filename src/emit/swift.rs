@@ -26,6 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use askama::Template;
 
+use crate::emit;
 use crate::model::{self, Model, Reply, TypeKind};
 
 use self::naming::Scope;
@@ -72,14 +73,6 @@ const RUNTIME_FILES: &[(&str, &str)] = &[
 const CONFORMANCE_VECTORS: &str =
     include_str!("../../templates/swift/tests/ConformanceVectors.swift");
 
-/// One schema to render: its model and the file name the headers cite.
-pub struct SchemaInput {
-    /// The schema's file name (e.g. `symposium.schema.json`), cited in headers.
-    pub file_name: String,
-    /// Its model.
-    pub model: Model,
-}
-
 /// One generated file, relative to the package directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeneratedFile {
@@ -91,7 +84,7 @@ pub struct GeneratedFile {
 
 /// The Swift module of one schema.
 struct Module<'a> {
-    input: &'a SchemaInput,
+    input: &'a emit::Module,
     name: String,
     /// Model type name → Swift type name.
     names: BTreeMap<String, String>,
@@ -99,14 +92,10 @@ struct Module<'a> {
 
 /// The module name of a schema: `Symgen` + its protocol id (or file stem) in
 /// UpperCamelCase.
-fn module_base(input: &SchemaInput) -> String {
+fn module_base(input: &emit::Module) -> String {
     let stem = match &input.model.protocol {
         Some(info) => info.id.clone(),
-        None => input
-            .file_name
-            .trim_end_matches(".json")
-            .trim_end_matches(".schema")
-            .to_owned(),
+        None => input.stem.clone(),
     };
     format!("Symgen{}", naming::type_name(&stem))
 }
@@ -124,9 +113,9 @@ fn type_names(model: &Model, module: &str) -> BTreeMap<String, String> {
 }
 
 /// Renders the whole package for `inputs`.
-pub fn generate(inputs: &[SchemaInput]) -> Result<Vec<GeneratedFile>, model::Error> {
+pub fn generate(inputs: &[emit::Module]) -> Result<Vec<GeneratedFile>, model::Error> {
     // Input order does not matter: modules follow the schema file names.
-    let mut sorted: Vec<&SchemaInput> = inputs.iter().collect();
+    let mut sorted: Vec<&emit::Module> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.file_name.cmp(&b.file_name));
     let mut module_scope = Scope::with_reserved(&[RUNTIME_MODULE, "SymgenTests"]);
     let modules: Vec<Module<'_>> = sorted

@@ -82,6 +82,7 @@ use serde_json::Value;
 
 pub use error::Error;
 pub use outline::{expr_text, outline};
+pub use parse::pascal_case;
 
 /// A parsed schema document.
 #[derive(Debug, Clone, PartialEq)]

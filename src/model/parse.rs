@@ -148,7 +148,7 @@ fn join(pointer: &str, token: &str) -> String {
 
 /// `Parent` + `top_error-files` → `ParentTopErrorFiles`: the neutral composition used for
 /// hoisted names. Splits on non-alphanumerics and lower→upper case changes.
-pub(super) fn pascal_case(text: &str) -> String {
+pub fn pascal_case(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut start = true;
     let mut prev_lower = false;

@@ -18,6 +18,7 @@ pub mod fields;
 pub mod layout;
 pub mod naming;
 pub mod records;
+pub mod recursion;
 pub mod templates;
 pub mod types;
 pub mod unions;
@@ -41,6 +42,11 @@ pub const RUNTIME_MODULE: &str = "SymgenRuntime";
 /// The runtime's public names; schema types are renamed around them.
 const RUNTIME_NAMES: &[&str] = &[
     "AnyCodingKey",
+    "Indirect",
+    "Tuple1",
+    "Tuple2",
+    "Tuple3",
+    "Tuple4",
     "JSONValue",
     "NoContent",
     "OpenUnion",
@@ -62,6 +68,10 @@ const RUNTIME_FILES: &[(&str, &str)] = &[
     (
         "JSONValue.swift",
         include_str!("../../templates/swift/runtime/JSONValue.swift"),
+    ),
+    (
+        "Indirect.swift",
+        include_str!("../../templates/swift/runtime/Indirect.swift"),
     ),
     (
         "WireMessage.swift",
@@ -134,6 +144,17 @@ pub fn generate(inputs: &[emit::Module]) -> Result<Vec<GeneratedFile>, model::Er
             contents: (*contents).to_owned(),
         });
     }
+    files.push(GeneratedFile {
+        path: format!("Sources/{RUNTIME_MODULE}/Tuples.swift"),
+        contents: render_template(
+            &templates::TuplesTemplate {
+                arities: (1..=types::MAX_TUPLE)
+                    .map(|n| (n, (0..n).collect()))
+                    .collect(),
+            },
+            "Tuples.swift",
+        )?,
+    });
     for module in &modules {
         files.extend(render_module(module)?);
     }
@@ -192,15 +213,22 @@ fn render_template(template: &impl Template, what: &str) -> Result<String, model
 /// Renders one module: a file per named type.
 fn render_module(module: &Module<'_>) -> Result<Vec<GeneratedFile>, model::Error> {
     let model = &module.input.model;
+    let boxed = recursion::boxed_fields(model);
+    let none = recursion::Boxed::new();
     let ctx = TypeContext {
         model,
         module: &module.name,
         names: &module.names,
         shadowed: BTreeSet::new(),
+        boxed: &none,
     };
     let mut files = Vec::new();
     let mut paths = Scope::default();
     for named in &model.types {
+        let ctx = TypeContext {
+            boxed: &boxed,
+            ..ctx.clone()
+        };
         let name = &module.names[&named.name];
         let body = match &named.kind {
             TypeKind::Record(record) => records::render_record(&ctx, named, name, record, 0)?,

@@ -4,11 +4,9 @@ extension {{ owner }} {
 {%- if !loop.first %}
 {% endif %}
 {{ m.docs }}    public enum {{ m.name }}: {{ m.protocol }} {
-      public typealias Payload = {{ m.payload }}
-{%- if let Some(reply) = m.reply %}
-      public typealias Reply = {{ reply }}
-{%- endif %}
-      public static let tag = {{ m.tag }}
+{%- for line in m.lines %}
+{{ line }}
+{%- endfor %}
     }
 {%- endfor %}
   }

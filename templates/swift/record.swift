@@ -1,4 +1,4 @@
-{{ docs }}public struct {{ name }}: {{ conformances }} {
+{{ docs }}{{ header }}
 {%- for p in properties %}
 {{ p }}
 {%- endfor %}
@@ -16,7 +16,7 @@
 
   enum CodingKeys: String, CodingKey {
 {%- for k in coding_keys %}
-    {{ k }}
+{{ k }}
 {%- endfor %}
   }
 {%- endif %}

@@ -1,4 +1,4 @@
-{{ docs }}public enum {{ name }}: String, Codable, Hashable, Sendable, CaseIterable {
+{{ docs }}{{ header }}
 {%- for c in cases %}
 {{ c }}
 {%- endfor %}

@@ -1,4 +1,4 @@
-{{ docs }}public {% if indirect %}indirect {% endif %}enum {{ name }}: {{ conformances }} {
+{{ docs }}{{ header }}
 {%- for c in cases %}
 {{ c }}
 {%- endfor %}
@@ -8,7 +8,7 @@
   public var tag: {{ tag_type }} {
     switch self {
 {%- for arm in tag_arms %}
-    {{ arm }}
+{{ arm }}
 {%- endfor %}
     }
   }
@@ -29,7 +29,7 @@
 
   enum CodingKeys: String, CodingKey {
 {%- for k in coding_keys %}
-    {{ k }}
+{{ k }}
 {%- endfor %}
   }
 {%- endif %}

@@ -2,23 +2,81 @@
 
 use askama::Template;
 
-use crate::model::{self, Enum, NamedType};
+use crate::model::{self, Enum, Literal, NamedType};
 
-use super::layout::{doc_comment, string_literal};
+use super::layout::{self, doc_comment, string_literal};
 use super::naming::{self, Scope};
-use super::templates::StringEnumTemplate;
-use super::types::TypeContext;
+use super::templates::{LiteralEnumTemplate, StringEnumTemplate};
+use super::types::{self, TypeContext};
 
-/// The Swift case names of an enum's values, unique and in value order.
+/// The Swift case name of a literal value (before making it unique).
+fn literal_case(value: &Literal) -> String {
+    match value {
+        Literal::String(s) => naming::member_name(s),
+        Literal::Number(n) => {
+            let text = n.to_string().replace('.', "Dot").replace('+', "");
+            match text.strip_prefix('-') {
+                Some(negative) => format!("minus{negative}"),
+                None => format!("n{text}"),
+            }
+        }
+        Literal::Bool(b) => b.to_string(),
+        Literal::Null => "null".to_owned(),
+    }
+}
+
+/// The Swift case names of an enum's values, unique, escaped and in value order.
 pub fn case_names(e: &Enum) -> Vec<String> {
-    let mut scope = Scope::default();
+    let mut scope = Scope::with_reserved(&["value", "allCases", "rawValue"]);
     e.values
         .iter()
-        .map(|v| {
-            let raw = v.value.as_str().unwrap_or_default();
-            naming::escaped(&scope.claim(naming::member_name(raw)))
-        })
+        .map(|v| naming::escaped(&scope.claim(literal_case(&v.value))))
         .collect()
+}
+
+/// Renders an enum whose values are not all strings: decoded through `JSONValue`.
+fn render_literal_enum(
+    ctx: &TypeContext<'_>,
+    named: &NamedType,
+    name: &str,
+    e: &Enum,
+) -> Result<String, model::Error> {
+    let cases = case_names(e);
+    let mut declarations = Vec::new();
+    let mut value_arms = Vec::new();
+    let mut decode_arms = Vec::new();
+    for (value, case) in e.values.iter().zip(&cases) {
+        declarations.push(format!(
+            "{}{}",
+            doc_comment(value.docs.description.as_deref(), 2),
+            layout::guarded(format!("  case {case}\n"), 2).trim_end()
+        ));
+        let arm = format!("    case .{case}: {}\n", types::literal_json(&value.value));
+        value_arms.push(layout::guarded(arm, 4).trim_end().to_owned());
+        let patterns: Vec<String> = std::iter::once(&value.value)
+            .chain(&value.aliases)
+            .map(types::literal_json)
+            .collect();
+        let arm = format!("    case {}: self = .{case}\n", patterns.join(", "));
+        decode_arms.push(layout::guarded(arm, 4).trim_end().to_owned());
+    }
+    LiteralEnumTemplate {
+        docs: doc_comment(named.docs.description.as_deref(), 0),
+        header: layout::type_header(
+            0,
+            &format!("public enum {name}: "),
+            &["Codable", "Hashable", "Sendable", "CaseIterable"],
+        )
+        .trim_end()
+        .to_owned(),
+        name: name.to_owned(),
+        name_literal: string_literal(name),
+        cases: declarations,
+        value_arms,
+        decode_arms,
+    }
+    .render()
+    .map_err(|err| ctx.error(&named.pointer, err.to_string()))
 }
 
 /// Renders a string enum. Values with input aliases get a hand-written decoder that
@@ -30,10 +88,7 @@ pub fn render(
     e: &Enum,
 ) -> Result<String, model::Error> {
     if !e.is_string() {
-        return Err(ctx.error(
-            &named.pointer,
-            "the Swift generator supports enums of string values only",
-        ));
+        return render_literal_enum(ctx, named, name, e);
     }
     let cases = case_names(e);
     let mut declarations = Vec::new();
@@ -48,8 +103,9 @@ pub fn render(
             format!("  case {case} = {}", string_literal(raw))
         };
         declarations.push(format!(
-            "{}{declaration}",
-            doc_comment(value.docs.description.as_deref(), 2)
+            "{}{}",
+            doc_comment(value.docs.description.as_deref(), 2),
+            layout::guarded(format!("{declaration}\n"), 2).trim_end()
         ));
         if has_aliases {
             let mut spellings = vec![string_literal(raw)];
@@ -66,6 +122,13 @@ pub fn render(
     let template = StringEnumTemplate {
         docs: doc_comment(named.docs.description.as_deref(), 0),
         name: name.to_owned(),
+        header: layout::type_header(
+            0,
+            &format!("public enum {name}: "),
+            &["String", "Codable", "Hashable", "Sendable", "CaseIterable"],
+        )
+        .trim_end()
+        .to_owned(),
         cases: declarations,
         alias_arms,
     };

@@ -57,24 +57,32 @@ impl FieldPlan {
         lines
     }
 
-    /// The stored property declaration (`public let x: T`), with its doc comment.
+    /// The stored property declaration (`public let x: T`), with its doc comment,
+    /// without a final newline.
     pub fn declaration(&self, indent: usize) -> String {
         let pad = " ".repeat(indent);
-        match &self.constant {
-            None => format!(
-                "{}{pad}public let {}: {}",
-                doc_comment(self.doc.as_deref(), indent),
-                self.property(),
-                self.swift_type
+        let text = match &self.constant {
+            None => layout::typed_declaration(
+                indent,
+                &format!("public let {}: ", self.property()),
+                &self.swift_type,
+                "",
             ),
-            Some(value) => format!(
-                "{}{pad}public var {}: {} {{ {} }}",
-                doc_comment(self.doc.as_deref(), indent),
-                self.property(),
-                types::literal_type(value),
-                types::literal_value(value)
+            Some(value) => layout::guarded(
+                format!(
+                    "{pad}public var {}: {} {{ {} }}\n",
+                    self.property(),
+                    types::literal_type(value),
+                    types::literal_value(value)
+                ),
+                indent,
             ),
-        }
+        };
+        format!(
+            "{}{}",
+            doc_comment(self.doc.as_deref(), indent),
+            text.trim_end()
+        )
     }
 
     /// The memberwise `init` parameter (`x: T = nil`).
@@ -173,11 +181,12 @@ impl FieldPlan {
     }
 
     /// The type decoded from the wire (the property type without the optional).
-    fn value_type(&self, ctx: &TypeContext<'_>) -> Result<String, model::Error> {
-        match &self.field.ty {
-            TypeExpr::Any => Ok("JSONValue".to_owned()),
-            ty => ctx.swift_type(ty.non_null(), &self.field.pointer),
-        }
+    fn value_type(&self, _ctx: &TypeContext<'_>) -> Result<String, model::Error> {
+        Ok(self
+            .swift_type
+            .strip_suffix('?')
+            .unwrap_or(&self.swift_type)
+            .to_owned())
     }
 
     /// The container method: absent and `null` are handled per presence (rule R3).
@@ -218,6 +227,7 @@ fn coding_key_line(key: &str, wire: &str) -> String {
 /// within `keys`.
 pub fn plan_fields(
     ctx: &TypeContext<'_>,
+    owner: &str,
     fields: &[Field],
     scope: &mut Scope,
     keys: &mut Scope,
@@ -240,6 +250,11 @@ pub fn plan_fields(
         let base = match &field.ty {
             TypeExpr::Any => "JSONValue".to_owned(),
             ty => ctx.swift_type(ty.non_null(), &field.pointer)?,
+        };
+        let base = if ctx.boxed.contains(&(owner.to_owned(), field.name.clone())) {
+            format!("Indirect<{base}>")
+        } else {
+            base
         };
         // Optional in Swift: absent (and null, R3) when not required and without a
         // default; present but possibly null when required and nullable.

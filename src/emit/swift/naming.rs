@@ -160,13 +160,14 @@ fn guard_start(name: String, prefix: &str) -> String {
     }
 }
 
-/// Joins words, putting `_` between two words that are both numbers (`2.0` → `2_0`).
+/// Joins words, putting `Dot` between two words that are both numbers (`2.0` →
+/// `2Dot0`; an underscore would break lowerCamelCase).
 fn join(words: &[String], first: impl Fn(&str) -> String) -> String {
     let mut out = String::new();
     for (i, word) in words.iter().enumerate() {
         let numeric = word.chars().all(|c| c.is_ascii_digit());
         if i > 0 && numeric && out.ends_with(|c: char| c.is_ascii_digit()) {
-            out.push('_');
+            out.push_str("Dot");
         }
         if i == 0 {
             out.push_str(&first(word));
@@ -261,7 +262,7 @@ mod tests {
             member_name("workbench.action.problems.focus"),
             "workbenchActionProblemsFocus"
         );
-        assert_eq!(member_name("2.0"), "n2_0");
+        assert_eq!(member_name("2.0"), "n2Dot0");
         assert_eq!(member_name("return"), "return");
         assert_eq!(escaped(&member_name("return")), "`return`");
         assert_eq!(member_name(""), "n");

@@ -44,7 +44,7 @@ pub fn render_record(
 ) -> Result<String, model::Error> {
     let mut scope = Scope::default();
     let mut keys = Scope::default();
-    let plans = plan_fields(ctx, &record.fields, &mut scope, &mut keys)?;
+    let plans = plan_fields(ctx, &named.name, &record.fields, &mut scope, &mut keys)?;
     let extras = StructExtras {
         decode: constraint_checks(ctx, &named.pointer, &plans, &record.constraints, base + 4)?,
         ..StructExtras::default()
@@ -86,7 +86,7 @@ fn constraint_checks(
                     .iter()
                     .map(|f| plan(f).map(FieldPlan::key_ref))
                     .collect::<Result<Vec<_>, _>>()?;
-                lines.call("try container.checkAtLeastOne(of: [", &keys, "])");
+                lines.array_call("try container.checkAtLeastOne(of: ", &keys, ")");
             }
             Constraint::RequiredWhen {
                 field,
@@ -167,7 +167,7 @@ pub fn render_fields_struct(
 ) -> Result<String, model::Error> {
     let mut scope = Scope::default();
     let mut keys = Scope::default();
-    let plans = plan_fields(ctx, fields, &mut scope, &mut keys)?;
+    let plans = plan_fields(ctx, "", fields, &mut scope, &mut keys)?;
     render_struct(
         ctx,
         pointer,
@@ -193,13 +193,32 @@ pub fn render_struct(
     extras: StructExtras,
     base: usize,
 ) -> Result<String, model::Error> {
-    if matches!(additional, Additional::Typed(_)) && !plans.is_empty() {
-        return Err(ctx.error(
-            pointer,
-            "the Swift generator does not support objects with both fields and typed \
-             additionalProperties",
-        ));
-    }
+    // Typed extra keys beside the fields (`additionalProperties: {schema}`): kept in a
+    // dictionary property.
+    let others = match additional {
+        Additional::Typed(value) if !plans.is_empty() || extras.body.is_some() => {
+            let taken: Vec<&str> = plans.iter().map(|p| p.name.as_str()).collect();
+            let mut scope = Scope::with_reserved(&taken);
+            let name = scope.claim("additionalProperties".to_owned());
+            let value_type = match value {
+                model::TypeExpr::Any => "JSONValue".to_owned(),
+                v => ctx.swift_type(v, pointer)?,
+            };
+            Some((name, value_type))
+        }
+        _ => None,
+    };
+    let known_keys: Vec<String> = {
+        let mut keys: Vec<String> = plans
+            .iter()
+            .flat_map(|p| {
+                std::iter::once(p.wire.clone()).chain(p.alias_keys.iter().map(|a| a.1.clone()))
+            })
+            .map(|w| string_literal(&w))
+            .collect();
+        keys.sort();
+        keys
+    };
     // Everything is laid out at its final indentation (so line lengths are right) and
     // dedented by `base` for the template; the rendered result is indented back.
     let at = |text: String| dedent(&text, base);
@@ -219,19 +238,34 @@ pub fn render_struct(
         .filter(|p| p.stored())
         .map(FieldPlan::init_parameter)
         .collect();
-    let mut assigns: Vec<String> = plans
+    let mut assigns: Vec<(String, String)> = plans
         .iter()
         .filter(|p| p.stored())
-        .map(|p| format!("self.{0} = {0}", p.property()))
+        .map(|p| (format!("self.{}", p.property()), p.property()))
         .collect();
+    if let Some((prop, value_type)) = &others {
+        properties.push(at(format!(
+            "{}{}",
+            doc_comment(Some("The object's other keys and their values."), base + 2),
+            layout::typed_declaration(
+                base + 2,
+                &format!("public let {prop}: "),
+                &format!("[String: {value_type}]"),
+                ""
+            )
+            .trim_end()
+        )));
+        params.push(format!("{prop}: [String: {value_type}] = [:]"));
+        assigns.push((format!("self.{prop}"), prop.clone()));
+    }
     if let Some((doc, prop, ty)) = &extras.body {
         properties.push(at(format!(
-            "{}{}  public let {prop}: {ty}",
+            "{}{}",
             doc_comment(Some(doc), base + 2),
-            " ".repeat(base)
+            layout::typed_declaration(base + 2, &format!("public let {prop}: "), ty, "").trim_end()
         )));
         params.push(format!("{prop}: {ty}"));
-        assigns.push(format!("self.{prop} = {prop}"));
+        assigns.push((format!("self.{prop}"), prop.clone()));
     }
     let init = if params.is_empty() {
         "  /// Creates the value.\n  public init() {}".to_owned()
@@ -239,8 +273,8 @@ pub fn render_struct(
         let mut lines = Lines::at(base + 2);
         lines.declaration("public init(", &params, ") {");
         lines.push();
-        for assign in &assigns {
-            lines.line(assign);
+        for (target, value) in &assigns {
+            lines.assign(target, value);
         }
         lines.pop().line("}");
         format!(
@@ -255,15 +289,7 @@ pub fn render_struct(
 
     let mut decode = Lines::at(base + 4);
     if let Additional::Forbidden = additional {
-        let mut allowed: Vec<String> = plans
-            .iter()
-            .flat_map(|p| {
-                std::iter::once(p.wire.clone()).chain(p.alias_keys.iter().map(|a| a.1.clone()))
-            })
-            .map(|w| string_literal(&w))
-            .collect();
-        allowed.sort();
-        decode.call("try decoder.checkNoOtherKeys([", &allowed, "])");
+        decode.array_call("try decoder.checkNoOtherKeys(", &known_keys, ")");
     }
     if keyed {
         decode.line("let container = try decoder.container(keyedBy: CodingKeys.self)");
@@ -272,6 +298,14 @@ pub fn render_struct(
     }
     for plan in plans {
         decode.raw(plan.decode_statements(ctx, base + 4)?);
+    }
+    if let Some((prop, value_type)) = &others {
+        let _ = value_type;
+        decode.array_call(
+            &format!("self.{prop} = try decoder.decodeOtherKeys(known: "),
+            &known_keys,
+            ")",
+        );
     }
     decode.raw(&extras.decode);
 
@@ -284,17 +318,27 @@ pub fn render_struct(
     for plan in plans {
         encode.raw(plan.encode_statement(base + 4));
     }
+    if let Some((prop, _)) = &others {
+        encode.line(format!("try encoder.encodeOtherKeys(self.{prop})"));
+    }
     encode.raw(&extras.encode);
 
-    let mut conformances = VALUE_CONFORMANCES.to_owned();
-    for extra in extras.conformances {
-        conformances.push_str(", ");
-        conformances.push_str(extra);
-    }
+    let mut conformances: Vec<&str> = VALUE_CONFORMANCES.split(", ").collect();
+    conformances.extend(extras.conformances);
+    let header = layout::type_header(base, &format!("public struct {name}: "), &conformances);
+    let coding_keys = coding_keys
+        .iter()
+        .map(|k| {
+            at(layout::guarded(
+                format!("{}{k}\n", " ".repeat(base + 4)),
+                base + 4,
+            ))
+        })
+        .map(|k| k.trim_end().to_owned())
+        .collect();
     let template = RecordTemplate {
         docs: at(doc_comment(doc, base)),
-        name: name.to_owned(),
-        conformances,
+        header: at(header).trim_end().to_owned(),
         properties,
         computed,
         init,

@@ -20,10 +20,8 @@ pub struct FileTemplate<'a> {
 pub struct RecordTemplate {
     /// Doc comment lines (each ending in a newline), or empty.
     pub docs: String,
-    /// The type name.
-    pub name: String,
-    /// The protocols it conforms to.
-    pub conformances: String,
+    /// The declaration line(s) up to the opening brace.
+    pub header: String,
     /// Stored property declarations, each with its doc comment, indented.
     pub properties: Vec<String>,
     /// Computed property declarations (constants, `isUnknown`), indented.
@@ -32,7 +30,7 @@ pub struct RecordTemplate {
     pub init: String,
     /// Nested declarations, indented, without a final newline.
     pub nested: Vec<String>,
-    /// `CodingKeys` cases (`case x = "y"`); empty when the struct has no keys.
+    /// `CodingKeys` cases (`    case x = "y"`), indented; empty when there are none.
     pub coding_keys: Vec<String>,
     /// Body of `init(from:)`, each line ending in a newline.
     pub decode: String,
@@ -48,10 +46,32 @@ pub struct StringEnumTemplate {
     pub docs: String,
     /// The type name.
     pub name: String,
+    /// The declaration line(s) up to the opening brace.
+    pub header: String,
     /// Case declarations with their doc comments, indented.
     pub cases: Vec<String>,
     /// `case "a", "alias": self = .a` arms when some value has input aliases; else empty.
     pub alias_arms: Vec<String>,
+}
+
+/// An enum of literal values of mixed JSON types.
+#[derive(Template)]
+#[template(path = "swift/literal_enum.swift")]
+pub struct LiteralEnumTemplate {
+    /// Doc comment lines, or empty.
+    pub docs: String,
+    /// The declaration line(s) up to the opening brace.
+    pub header: String,
+    /// The type name.
+    pub name: String,
+    /// The type name as a string literal.
+    pub name_literal: String,
+    /// Case declarations with their doc comments, indented.
+    pub cases: Vec<String>,
+    /// `case .a: .string("a")` arms of `value`.
+    pub value_arms: Vec<String>,
+    /// `case .string("a"), .string("A"): self = .a` arms of the decoder, indented.
+    pub decode_arms: Vec<String>,
 }
 
 /// A union as an enum with associated values.
@@ -60,15 +80,11 @@ pub struct StringEnumTemplate {
 pub struct UnionTemplate {
     /// Doc comment lines, or empty.
     pub docs: String,
-    /// The type name.
-    pub name: String,
-    /// Whether the enum refers to itself.
-    pub indirect: bool,
-    /// The protocols it conforms to.
-    pub conformances: String,
+    /// The declaration line(s) up to the opening brace.
+    pub header: String,
     /// Case declarations with their doc comments, indented.
     pub cases: Vec<String>,
-    /// `case .a: "a"` arms of the `tag` property; empty for untagged unions.
+    /// `case .a: "a"` arms of the `tag` property, indented; empty for untagged unions.
     pub tag_arms: Vec<String>,
     /// The Swift type of the tag.
     pub tag_type: String,
@@ -78,7 +94,7 @@ pub struct UnionTemplate {
     pub nested: Vec<String>,
     /// Whether the enum decodes and encodes itself (not an envelope's body).
     pub codable: bool,
-    /// `CodingKeys` cases, when it uses them.
+    /// `CodingKeys` cases, indented, when it uses them.
     pub coding_keys: Vec<String>,
     /// Body of `init(from:)`.
     pub decode: String,
@@ -106,12 +122,8 @@ pub struct Marker {
     pub name: String,
     /// `WireMessage` or `WireRequest`.
     pub protocol: &'static str,
-    /// The payload type (module-qualified).
-    pub payload: String,
-    /// The reply type (module-qualified), for requests.
-    pub reply: Option<String>,
-    /// The canonical tag as a string literal.
-    pub tag: String,
+    /// The member lines (`Payload`, `Reply`, `tag`), indented.
+    pub lines: Vec<String>,
 }
 
 /// The marker types of a union, in an extension of the type that holds them.
@@ -164,4 +176,12 @@ pub struct CodecsTemplate {
 pub struct VectorTestsTemplate {
     /// `(test method suffix, codecs constant, protocol id)` per protocol.
     pub protocols: Vec<(String, String, String)>,
+}
+
+/// The runtime's fixed-length array types `Tuple1` ... `TupleN`.
+#[derive(Template)]
+#[template(path = "swift/runtime/Tuples.swift")]
+pub struct TuplesTemplate {
+    /// The arities to declare, each with its item indices.
+    pub arities: Vec<(usize, Vec<usize>)>,
 }

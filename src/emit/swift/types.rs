@@ -22,6 +22,8 @@ pub struct TypeContext<'a> {
     /// Swift type names declared in the current nested scope; references to top-level
     /// types of the same name are qualified with the module name.
     pub shadowed: BTreeSet<String>,
+    /// Fields stored in an `Indirect` box to break struct recursion.
+    pub boxed: &'a super::recursion::Boxed,
 }
 
 impl<'a> TypeContext<'a> {
@@ -66,11 +68,22 @@ impl<'a> TypeContext<'a> {
             TypeExpr::Map(value) => format!("[String: {}]", self.swift_type(value, pointer)?),
             TypeExpr::Ref(name) => self.type_ref(name, pointer)?,
             TypeExpr::Nullable(inner) => format!("{}?", self.swift_type(inner, pointer)?),
-            TypeExpr::Tuple(_) => {
-                return Err(self.error(
-                    pointer,
-                    "the Swift generator does not support tuple types (`prefixItems`)",
-                ));
+            TypeExpr::Tuple(items) => {
+                if items.is_empty() || items.len() > MAX_TUPLE {
+                    return Err(self.error(
+                        pointer,
+                        format!(
+                            "the Swift generator supports tuples (`prefixItems`) of 1 to \
+                             {MAX_TUPLE} items, not {}",
+                            items.len()
+                        ),
+                    ));
+                }
+                let items = items
+                    .iter()
+                    .map(|item| self.swift_type(item, pointer))
+                    .collect::<Result<Vec<_>, _>>()?;
+                format!("Tuple{}<{}>", items.len(), items.join(", "))
             }
         })
     }
@@ -121,6 +134,9 @@ impl<'a> TypeContext<'a> {
         })
     }
 }
+
+/// The largest tuple the runtime declares a `TupleN` type for.
+pub const MAX_TUPLE: usize = 4;
 
 /// The Swift integer type of a width.
 pub fn int_type(width: IntWidth) -> &'static str {

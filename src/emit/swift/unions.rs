@@ -215,10 +215,16 @@ impl BodyPlan {
             .iter()
             .map(|case| {
                 let doc = doc_comment(case_doc(&case.variant).as_deref(), indent);
-                match &case.value {
-                    Some(value) => format!("{doc}{pad}case {}({value})", case.escaped()),
-                    None => format!("{doc}{pad}case {}", case.escaped()),
-                }
+                let text = match &case.value {
+                    Some(value) => layout::typed_declaration(
+                        indent,
+                        &format!("case {}(", case.escaped()),
+                        value,
+                        ")",
+                    ),
+                    None => layout::guarded(format!("{pad}case {}\n", case.escaped()), indent),
+                };
+                format!("{doc}{}", text.trim_end())
             })
             .collect();
         if self.open {
@@ -231,40 +237,49 @@ impl BodyPlan {
         out
     }
 
-    fn tag_arms(&self) -> Vec<String> {
+    /// The arms of the `tag` property, at `indent`, without final newlines.
+    fn tag_arms(&self, indent: usize) -> Vec<String> {
+        let pad = " ".repeat(indent);
         let mut arms: Vec<String> = self
             .cases
             .iter()
             .filter_map(|case| {
                 let tag = case.tag.as_ref()?;
-                Some(format!(
-                    "case .{}: {}",
+                let line = format!(
+                    "{pad}case .{}: {}\n",
                     case.escaped(),
                     types::literal_value(tag)
-                ))
+                );
+                Some(layout::guarded(line, indent).trim_end().to_owned())
             })
             .collect();
         if self.open {
-            arms.push("case .unknown(let tag, _): tag".to_owned());
+            arms.push(format!("{pad}case .unknown(let tag, _): tag"));
         }
         arms
+    }
+
+    /// The declaration line(s) of the enum, at `indent`.
+    fn header(&self, indent: usize, codable: bool) -> String {
+        let mut conformances: Vec<&str> = if codable {
+            VALUE_CONFORMANCES.split(", ").collect()
+        } else {
+            vec!["Hashable", "Sendable"]
+        };
+        if self.open && codable {
+            conformances.push("OpenUnion");
+        }
+        let indirect = if self.indirect { "indirect " } else { "" };
+        layout::type_header(
+            indent,
+            &format!("public {indirect}enum {}: ", self.name),
+            &conformances,
+        )
     }
 
     /// The nested declarations, at their final indentation.
     fn nested(&self) -> Vec<String> {
         self.cases.iter().filter_map(|c| c.nested.clone()).collect()
-    }
-
-    fn conformances(&self, codable: bool) -> String {
-        let mut out = if codable {
-            VALUE_CONFORMANCES.to_owned()
-        } else {
-            "Hashable, Sendable".to_owned()
-        };
-        if self.open && codable {
-            out.push_str(", OpenUnion");
-        }
-        out
     }
 }
 
@@ -423,7 +438,7 @@ fn internal_enum(
     );
     decode.line("switch tag {");
     for case in &body.cases {
-        decode.line(format!("case {}:", case.spellings.join(", ")));
+        decode.guarded_line(format!("case {}:", case.spellings.join(", ")));
         decode.push();
         match &case.value {
             None => decode.line(format!("self = .{}", case.escaped())),
@@ -567,7 +582,7 @@ fn adjacent_decode_switch(
 ) {
     lines.line("switch tag {");
     for case in &body.cases {
-        lines.line(format!("case {}:", case.spellings.join(", ")));
+        lines.guarded_line(format!("case {}:", case.spellings.join(", ")));
         lines.push();
         match (&case.value, &case.variant.payload) {
             (Some(value), Payload::Content(field)) => {
@@ -663,7 +678,7 @@ fn external_enum(
         decode.line("{").push();
         decode.line("switch tag {");
         for case in &units {
-            decode.line(format!("case {}:", case.spellings.join(", ")));
+            decode.guarded_line(format!("case {}:", case.spellings.join(", ")));
             decode
                 .push()
                 .line(format!("self = .{}", case.escaped()))
@@ -693,7 +708,7 @@ fn external_enum(
     decode.line("switch key.stringValue {");
     for case in body.cases.iter().filter(|c| c.value.is_some()) {
         let value = case.value.as_deref().unwrap_or_default();
-        decode.line(format!("case {}:", case.spellings.join(", ")));
+        decode.guarded_line(format!("case {}:", case.spellings.join(", ")));
         decode
             .push()
             .line(format!(
@@ -860,20 +875,24 @@ fn render_enum(
     let at = |text: String| dedent(&text, base);
     let template = UnionTemplate {
         docs: at(doc_comment(doc, base)),
-        name: body.name.clone(),
-        indirect: body.indirect,
-        conformances: body.conformances(codable),
+        header: at(body.header(base, codable)).trim_end().to_owned(),
         cases: body
             .case_declarations(base + 2, unknown_payload, unknown_doc)
             .into_iter()
             .map(at)
             .collect(),
-        tag_arms: body.tag_arms(),
+        tag_arms: body.tag_arms(base + 4).into_iter().map(at).collect(),
         tag_type: body.tag_type.to_owned(),
         open: body.open,
         nested: body.nested().into_iter().map(at).collect(),
         codable,
-        coding_keys,
+        coding_keys: coding_keys
+            .iter()
+            .map(|k| {
+                let line = format!("{}{k}\n", " ".repeat(base + 4));
+                at(layout::guarded(line, base + 4)).trim_end().to_owned()
+            })
+            .collect(),
         decode: at(decode),
         encode: at(encode),
     };
@@ -908,7 +927,13 @@ fn tagged_struct(
     let struct_ctx = ctx.nested([body_type.clone()]);
     let mut scope = Scope::with_reserved(&["isUnknown"]);
     let mut keys = Scope::default();
-    let plans = plan_fields(&struct_ctx, &union.fields, &mut scope, &mut keys)?;
+    let plans = plan_fields(
+        &struct_ctx,
+        &named.name,
+        &union.fields,
+        &mut scope,
+        &mut keys,
+    )?;
     let body_prop = if adjacent {
         scope.claim("body".to_owned())
     } else {
@@ -941,7 +966,7 @@ fn tagged_struct(
     } else {
         decode.line("switch tag {");
         for case in &body.cases {
-            decode.line(format!("case {}:", case.spellings.join(", ")));
+            decode.guarded_line(format!("case {}:", case.spellings.join(", ")));
             decode.push();
             match &case.value {
                 None => decode.line(format!("{target} = .{}", case.escaped())),
@@ -1121,17 +1146,26 @@ fn markers(
             ),
             _ => ("WireMessage", None),
         };
+        let pad = " ".repeat(6);
+        let mut lines = vec![format!("{pad}public typealias Payload = {payload}\n")];
+        if let Some(reply) = reply {
+            lines.push(format!("{pad}public typealias Reply = {reply}\n"));
+        }
+        lines.push(format!(
+            "{pad}public static let tag = {}\n",
+            case.tag
+                .as_ref()
+                .map(types::literal_value)
+                .unwrap_or_default()
+        ));
         markers.push(Marker {
             docs: doc_comment(case_doc(&case.variant).as_deref(), 4),
             name: marker_name,
             protocol,
-            payload,
-            reply,
-            tag: case
-                .tag
-                .as_ref()
-                .map(types::literal_value)
-                .unwrap_or_default(),
+            lines: lines
+                .into_iter()
+                .map(|l| layout::guarded(l, 6).trim_end().to_owned())
+                .collect(),
         });
     }
     let template = MarkersTemplate {

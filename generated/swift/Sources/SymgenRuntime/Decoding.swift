@@ -104,12 +104,32 @@ extension KeyedDecodingContainer {
 }
 
 extension Decoder {
+  /// The keys outside `known` and their values (`additionalProperties: {schema}`).
+  public func decodeOtherKeys<T: Decodable>(known: Set<String>) throws -> [String: T] {
+    let container = try container(keyedBy: AnyCodingKey.self)
+    var values: [String: T] = [:]
+    for key in container.allKeys where !known.contains(key.stringValue) {
+      values[key.stringValue] = try container.decode(T.self, forKey: key)
+    }
+    return values
+  }
+
   /// Fails when the object has a key outside `allowed` (`additionalProperties: false`).
   public func checkNoOtherKeys(_ allowed: Set<String>) throws {
     let container = try container(keyedBy: AnyCodingKey.self)
     for key in container.allKeys where !allowed.contains(key.stringValue) {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container, debugDescription: "unexpected key \(key.stringValue)")
+    }
+  }
+}
+
+extension Encoder {
+  /// Writes extra keys beside the fields (`additionalProperties: {schema}`).
+  public func encodeOtherKeys<T: Encodable>(_ values: [String: T]) throws {
+    var container = container(keyedBy: AnyCodingKey.self)
+    for (key, value) in values {
+      try container.encode(value, forKey: AnyCodingKey(key))
     }
   }
 }
@@ -134,6 +154,14 @@ extension DecodingError {
   public static func noMatchingVariant(of type: String, in decoder: any Decoder) -> DecodingError {
     .dataCorrupted(
       Context(codingPath: decoder.codingPath, debugDescription: "matches no variant of \(type)"))
+  }
+
+  /// The error for a value that is none of an enum's values.
+  public static func unknownValue(_ value: JSONValue, of type: String, in decoder: any Decoder)
+    -> DecodingError
+  {
+    .dataCorrupted(
+      Context(codingPath: decoder.codingPath, debugDescription: "unknown \(type) value \(value)"))
   }
 
   /// The error for an externally tagged value that is not an object with one key.

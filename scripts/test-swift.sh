@@ -36,8 +36,9 @@ read -r valid replies invalid unknown protocols < <(awk '
   }
   END { print n["valid"] + 0, n["replies"] + 0, n["invalid"] + 0, n["unknown"] + 0, p + 0 }
 ' "$work/log")
+cases=$(awk '/Executed [0-9]+ tests?, with 0 failures/ { n = $2 } END { print n + 0 }' "$work/log")
 if [ "$protocols" -eq 0 ]; then
   echo "test-swift: the vector test printed no counts" >&2
   exit 1
 fi
-echo "swift: $valid valid decoded and re-encoded equal ($replies typed replies), $invalid invalid rejected, $unknown unknown kept over $protocols protocols; build -warnings-as-errors and swift-format lint clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "swift: $valid valid decoded and re-encoded equal ($replies typed replies), $invalid invalid rejected, $unknown unknown kept over $protocols protocols ($cases XCTest cases); build -warnings-as-errors and swift-format lint clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"

@@ -83,6 +83,9 @@ const RUNTIME_FILES: &[(&str, &str)] = &[
 const CONFORMANCE_VECTORS: &str =
     include_str!("../../templates/swift/tests/ConformanceVectors.swift");
 
+/// Tests of the runtime itself, emitted unchanged.
+const RUNTIME_TESTS: &str = include_str!("../../templates/swift/tests/RuntimeTests.swift");
+
 /// One generated file, relative to the package directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeneratedFile {
@@ -184,6 +187,10 @@ pub fn generate(inputs: &[emit::Module]) -> Result<Vec<GeneratedFile>, model::Er
         files.push(GeneratedFile {
             path: "Tests/SymgenTests/ConformanceVectors.swift".to_owned(),
             contents: CONFORMANCE_VECTORS.to_owned(),
+        });
+        files.push(GeneratedFile {
+            path: "Tests/SymgenTests/RuntimeTests.swift".to_owned(),
+            contents: RUNTIME_TESTS.to_owned(),
         });
         let mut protocols = Vec::new();
         for module in &tested {

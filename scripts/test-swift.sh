@@ -28,6 +28,15 @@ scripts/swift.sh "$pkg" swift-format lint --strict -r Sources Tests Package.swif
 # 4. The vector round trip (XCTest only, so its summary is the last line).
 scripts/swift.sh "$pkg" swift test --skip-build --disable-swift-testing 2>&1 | tee "$work/log"
 
+# 5. The fixture schemas (shared with TypeScript, plus Swift's naming fixture) give a
+#    package that builds with zero warnings and is swift-format clean too.
+mkdir "$work/fixtures"
+cargo run --quiet --locked -- swift --schema tests/fixtures/schemas --schema tests/fixtures/swift \
+  --out "$work/fixtures"
+scripts/swift.sh "$work/fixtures" swift build -Xswiftc -warnings-as-errors
+scripts/swift.sh "$work/fixtures" swift-format lint --strict -r Sources Package.swift
+fixtures=$(find tests/fixtures/schemas tests/fixtures/swift -name '*.json' | wc -l)
+
 # Sum the per-protocol counts the test prints.
 read -r valid replies invalid unknown protocols < <(awk '
   /^symgen-vectors: / {
@@ -41,4 +50,4 @@ if [ "$protocols" -eq 0 ]; then
   echo "test-swift: the vector test printed no counts" >&2
   exit 1
 fi
-echo "swift: $valid valid decoded and re-encoded equal ($replies typed replies), $invalid invalid rejected, $unknown unknown kept over $protocols protocols ($cases XCTest cases); build -warnings-as-errors and swift-format lint clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "swift: $valid valid decoded and re-encoded equal ($replies typed replies), $invalid invalid rejected, $unknown unknown kept over $protocols protocols ($cases XCTest cases); $fixtures fixture schemas build; build -warnings-as-errors and swift-format lint clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"

@@ -285,63 +285,17 @@ fn dictionary_entry(key: &str, value: &str, comma: bool) -> String {
     }
 }
 
-/// Where a protocol's replies carry their typed data, as JSON Pointer segments: the
-/// `data` field of the content of the variant that carries replies (P1/P2
-/// `/payload/data`), else the `result` field of a root response record (JSON-RPC
-/// `/result`).
+/// Where a protocol's replies carry their typed data (`x-symgen-protocol.replyData`),
+/// as JSON Pointer segments.
 fn reply_data_pointer(model: &Model) -> Option<Vec<String>> {
-    for root in &model.roots {
-        let Some(TypeKind::Union(union)) = model.resolve(root).map(|t| &t.kind) else {
-            continue;
-        };
-        let content = match &union.tagging {
-            model::Tagging::Adjacent { content, .. } => content,
-            _ => continue,
-        };
-        for variant in &union.variants {
-            if variant.reply != Reply::IsReply {
-                continue;
-            }
-            if let model::Payload::Content(field) = &variant.payload
-                && let model::TypeExpr::Ref(name) = field.ty.non_null()
-                && let Some(TypeKind::Record(record)) = model.resolve(name).map(|t| &t.kind)
-                && record.fields.iter().any(|f| f.name == "data")
-            {
-                return Some(vec![content.clone(), "data".to_owned()]);
-            }
-        }
-    }
-    let has_data_replies = model.types.iter().any(|t| match &t.kind {
-        TypeKind::Union(u) => u.variants.iter().any(|v| matches!(v.reply, Reply::Data(_))),
-        _ => false,
-    });
-    if !has_data_replies {
-        return None;
-    }
-    let result_record = model.roots.iter().any(|root| {
-        let mut pending = vec![root.clone()];
-        let mut seen = BTreeSet::new();
-        while let Some(name) = pending.pop() {
-            if !seen.insert(name.clone()) {
-                continue;
-            }
-            match model.resolve(&name).map(|t| &t.kind) {
-                Some(TypeKind::Record(r)) if r.fields.iter().any(|f| f.name == "result") => {
-                    return true;
-                }
-                Some(TypeKind::Union(u)) if u.tagging == model::Tagging::Untagged => {
-                    for v in &u.variants {
-                        if let model::Payload::Type(model::TypeExpr::Ref(n)) = &v.payload {
-                            pending.push(n.clone());
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        false
-    });
-    result_record.then(|| vec!["result".to_owned()])
+    let pointer = model.protocol.as_ref()?.reply_data.as_deref()?;
+    Some(
+        pointer
+            .split('/')
+            .skip(1)
+            .map(|segment| segment.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+    )
 }
 
 /// The test registry of one protocol module, and its `(suffix, constant, id)` entry.

@@ -27,7 +27,13 @@ fn literal_case(value: &Literal) -> String {
 
 /// The Swift case names of an enum's values, unique, escaped and in value order.
 pub fn case_names(e: &Enum) -> Vec<String> {
-    let mut scope = Scope::with_reserved(&["value", "allCases", "rawValue"]);
+    // The members the enum declares besides its cases.
+    let reserved: &[&str] = if e.is_string() {
+        &["rawValue", "allCases"]
+    } else {
+        &["value", "allCases"]
+    };
+    let mut scope = Scope::with_reserved(reserved);
     e.values
         .iter()
         .map(|v| naming::escaped(&scope.claim(literal_case(&v.value))))

@@ -152,7 +152,7 @@ impl FieldPlan {
                 ")",
             )),
         }
-        if let Some(bounds) = types::bounded_int(&self.field.ty).and_then(types::int_bounds) {
+        if let Some(bounds) = ctx.bounded_int(&self.field.ty).and_then(types::int_bounds) {
             out.push_str(&layout::call(
                 indent,
                 "try container.check(",

@@ -196,12 +196,21 @@ pub fn type_name(name: &str) -> String {
     }
 }
 
+/// Member names that even backticks do not make usable (a parameter `self` shadows
+/// the instance, `.init` is the initializer); they get a `Value` suffix.
+const UNUSABLE_MEMBERS: &[&str] = &["self", "super", "init", "deinit", "subscript"];
+
 /// `lowerCamelCase` for properties, enum cases and coding keys: the first word in
 /// lowercase (an acronym too: `IPCResponse` → `ipcResponse`), the others capitalized
 /// (`project_path` → `projectPath`, `update-section` → `updateSection`).
 pub fn member_name(name: &str) -> String {
     let words = words(name);
-    guard_start(join(&words, |w| w.to_lowercase()), "n")
+    let name = guard_start(join(&words, |w| w.to_lowercase()), "n");
+    if UNUSABLE_MEMBERS.contains(&name.as_str()) {
+        format!("{name}Value")
+    } else {
+        name
+    }
 }
 
 /// Hands out unique names within one scope, in a deterministic order: the first
@@ -264,6 +273,8 @@ mod tests {
         );
         assert_eq!(member_name("2.0"), "n2Dot0");
         assert_eq!(member_name("return"), "return");
+        assert_eq!(member_name("self"), "selfValue");
+        assert_eq!(member_name("init"), "initValue");
         assert_eq!(escaped(&member_name("return")), "`return`");
         assert_eq!(member_name(""), "n");
     }

@@ -177,16 +177,32 @@ pub fn int_bounds(int: &IntType) -> Option<String> {
     }
 }
 
-/// The integer type inside `expr` when it is an integer, an array of integers or a
-/// nullable one (the shapes the bound checks support).
-pub fn bounded_int(expr: &TypeExpr) -> Option<&IntType> {
-    match expr.non_null() {
-        TypeExpr::Integer(int) => Some(int),
-        TypeExpr::Array(item) => match item.non_null() {
-            TypeExpr::Integer(int) => Some(int),
-            _ => None,
-        },
-        _ => None,
+impl<'a> TypeContext<'a> {
+    /// The integer type inside `expr` when it is an integer, an array of integers or a
+    /// nullable one, directly or through type aliases (the shapes the bound checks
+    /// support).
+    pub fn bounded_int<'e>(&self, expr: &'e TypeExpr) -> Option<&'e IntType>
+    where
+        'a: 'e,
+    {
+        let direct = |expr: &'e TypeExpr| -> Option<&'e IntType> {
+            let mut current = expr.non_null();
+            for _ in 0..=self.model.types.len() {
+                match current {
+                    TypeExpr::Integer(int) => return Some(int),
+                    TypeExpr::Ref(name) => match &self.model.get(name)?.kind {
+                        TypeKind::Alias(inner) => current = inner.non_null(),
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
+            None
+        };
+        match expr.non_null() {
+            TypeExpr::Array(item) => direct(item),
+            other => direct(other),
+        }
     }
 }
 

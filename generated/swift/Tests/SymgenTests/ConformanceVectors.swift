@@ -185,7 +185,8 @@ func checkVectors(_ codecs: ProtocolCodecs, file: StaticString = #filePath, line
       }
       XCTAssertEqual(
         encoded, expected,
-        "\(context): re-encoding differs:\n  got      \(render(encoded))\n  expected \(render(expected))",
+        "\(context): re-encoding differs:\n  got      \(render(encoded))\n"
+          + "  expected \(render(expected))",
         file: file, line: line)
       if !unknown && encoded == expected {
         counts.valid += 1

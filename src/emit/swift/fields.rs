@@ -194,11 +194,11 @@ impl FieldPlan {
         let nullable = self.field.ty.is_nullable();
         match (self.field.required, nullable) {
             // `Any` holds `null` itself.
-            (true, _) if self.field.ty == TypeExpr::Any => "decode",
-            (true, false) => "decode",
+            (true, _) if self.field.ty == TypeExpr::Any => "decodeRequired",
+            (true, false) => "decodeRequired",
             (true, true) => "decodeNullable",
             (false, false) => "decodeIfKeyPresent",
-            (false, true) => "decodeIfPresent",
+            (false, true) => "decodeOptional",
         }
     }
 }

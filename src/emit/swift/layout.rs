@@ -376,11 +376,6 @@ impl Lines {
         }
     }
 
-    /// The current indentation in spaces.
-    pub fn indent(&self) -> usize {
-        self.indent
-    }
-
     /// Appends one line at the current indentation.
     pub fn line(&mut self, text: impl AsRef<str>) -> &mut Self {
         self.out.push_str(&" ".repeat(self.indent));

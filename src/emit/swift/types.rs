@@ -7,7 +7,6 @@ use serde_json::Value;
 use crate::model::{self, IntType, IntWidth, Literal, Model, TypeExpr, TypeKind};
 
 use super::layout::string_literal;
-use super::naming;
 
 /// What a module's generated code can refer to: the Swift name of every model type, and
 /// the names nested declarations shadow in the current scope.
@@ -238,9 +237,4 @@ pub fn literal_json(literal: &Literal) -> String {
         Literal::Number(n) => format!(".number({n})"),
         Literal::Null => ".null".to_owned(),
     }
-}
-
-/// The Swift type name for a model type name (not yet made unique).
-pub fn type_name(name: &str) -> String {
-    naming::type_name(name)
 }

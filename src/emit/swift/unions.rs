@@ -432,7 +432,7 @@ fn internal_enum(
     let mut decode = Lines::at(base + 4);
     decode.line("let container = try decoder.container(keyedBy: AnyCodingKey.self)");
     decode.call(
-        "let tag = try container.decode(",
+        "let tag = try container.decodeRequired(",
         &[format!("{}.self", body.tag_type), format!("forKey: {key}")],
         ")",
     );
@@ -534,7 +534,7 @@ fn adjacent_enum(
     let mut decode = Lines::at(4);
     decode.line("let container = try decoder.container(keyedBy: CodingKeys.self)");
     decode.call(
-        "let tag = try container.decode(",
+        "let tag = try container.decodeRequired(",
         &[
             format!("{}.self", body.tag_type),
             format!("forKey: {tag_ref}"),
@@ -587,7 +587,7 @@ fn adjacent_decode_switch(
         match (&case.value, &case.variant.payload) {
             (Some(value), Payload::Content(field)) => {
                 let method = if field.required && !field.ty.is_nullable() {
-                    "decode"
+                    "decodeRequiredContent"
                 } else {
                     "decodeContent"
                 };
@@ -600,7 +600,7 @@ fn adjacent_decode_switch(
             }
             (Some(value), _) => {
                 lines.call(
-                    "let payload = try container.decode(",
+                    "let payload = try container.decodeRequired(",
                     &[format!("{value}.self"), format!("forKey: {content_ref}")],
                     ")",
                 );
@@ -712,7 +712,7 @@ fn external_enum(
         decode
             .push()
             .line(format!(
-                "let payload = try container.decode({value}.self, forKey: key)"
+                "let payload = try container.decodeRequired({value}.self, forKey: key)"
             ))
             .line(format!("self = .{}(payload)", case.escaped()))
             .pop();
@@ -720,7 +720,7 @@ fn external_enum(
     decode.line("default:").push();
     if body.open {
         decode
-            .line("let payload = try container.decode(JSONValue.self, forKey: key)")
+            .line("let payload = try container.decodeRequired(JSONValue.self, forKey: key)")
             .line("self = .unknown(tag: key.stringValue, payload: payload)");
     } else {
         decode.call(
@@ -812,6 +812,7 @@ fn untagged_enum(
     doc: Option<&str>,
 ) -> Result<String, model::Error> {
     let mut decode = Lines::at(4);
+    decode.line("var errors: [any Error] = []");
     for case in &body.cases {
         let Some(value) = &case.value else {
             return Err(ctx.error(
@@ -819,11 +820,18 @@ fn untagged_enum(
                 "the Swift generator needs a value for every variant of an untagged union",
             ));
         };
-        decode.line(format!("if let value = try? {value}(from: decoder) {{"));
         decode
+            .line("do {")
             .push()
-            .line(format!("self = .{}(value)", case.escaped()))
+            .line(format!(
+                "self = .{}(try {value}(from: decoder))",
+                case.escaped()
+            ))
             .line("return")
+            .pop()
+            .line("} catch {")
+            .push()
+            .line("errors.append(error)")
             .pop()
             .line("}");
     }
@@ -832,6 +840,7 @@ fn untagged_enum(
         &[
             format!("of: {}", string_literal(&body.name)),
             "in: decoder".to_owned(),
+            "errors: errors".to_owned(),
         ],
         ")",
     );
@@ -947,7 +956,7 @@ fn tagged_struct(
     let mut encode = Lines::at(4);
     let target = format!("self.{}", naming::escaped(&body_prop));
     decode.call(
-        "let tag = try container.decode(",
+        "let tag = try container.decodeRequired(",
         &[
             format!("{}.self", body.tag_type),
             format!("forKey: {tag_ref}"),

@@ -3,9 +3,26 @@
 import Foundation
 
 extension KeyedDecodingContainer {
+  /// Decodes a field that must be present and not `null`.
+  public func decodeRequired<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try located(key) {
+      if let entries = type as? any EntryDecodable.Type,
+        let value = try entries.decodeEntries(from: self, forKey: key) as? T
+      {
+        return value
+      }
+      return try decode(type, forKey: key)
+    }
+  }
+
+  /// Decodes an optional field: absent and `null` both give `nil` (rule R3).
+  public func decodeOptional<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    try isAbsentOrNull(key) ? nil : decodeRequired(type, forKey: key)
+  }
+
   /// Decodes an optional field whose value must not be `null` when the key is present.
   public func decodeIfKeyPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    contains(key) ? try decode(type, forKey: key) : nil
+    contains(key) ? try decodeRequired(type, forKey: key) : nil
   }
 
   /// Decodes a field that must be present but may be `null`.
@@ -16,7 +33,7 @@ extension KeyedDecodingContainer {
         DecodingError.Context(
           codingPath: codingPath, debugDescription: "\(key.stringValue) is required"))
     }
-    return try decodeIfPresent(type, forKey: key)
+    return try decodeNil(forKey: key) ? nil : decodeRequired(type, forKey: key)
   }
 
   /// The content of an adjacently tagged message: absent and `null` mean `{}` (rule R3).
@@ -24,7 +41,41 @@ extension KeyedDecodingContainer {
     if try isAbsentOrNull(key) {
       return try decodeEmptyObject(type)
     }
-    return try decode(type, forKey: key)
+    return try decodeRequired(type, forKey: key)
+  }
+
+  /// The content of an adjacently tagged message that must be present. When it is
+  /// absent, the error is the one decoding `{}` gives (naming the content's first
+  /// missing field), else that the content key is missing.
+  public func decodeRequiredContent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    if !contains(key) {
+      var reason = "\(key.stringValue) is required"
+      do {
+        _ = try decodeEmptyObject(type)
+      } catch let error as DecodingError {
+        reason += "; as {} it fails with \(error.summary)"
+      }
+      throw DecodingError.keyNotFound(
+        key, DecodingError.Context(codingPath: codingPath, debugDescription: reason))
+    }
+    return try decodeRequired(type, forKey: key)
+  }
+
+  /// Runs `body`, turning an error without a location into a `DecodingError` at `key`
+  /// (Foundation reports a number that does not fit its type with an internal error
+  /// that becomes "not valid JSON", without a coding path, at the top level).
+  private func located<T>(_ key: Key, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as DecodingError {
+      throw error
+    } catch {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: codingPath + [key],
+          debugDescription: "\(key.stringValue): not a valid value of its type (\(error))",
+          underlyingError: error))
+    }
   }
 
   /// Checks that a fixed value (`const`) has exactly that value.
@@ -134,6 +185,29 @@ extension Encoder {
   }
 }
 
+/// A string-keyed dictionary: decoded entry by entry, so that an entry's error names its
+/// key.
+public protocol EntryDecodable {
+  /// Decodes the object at `key` of `container`.
+  static func decodeEntries<K: CodingKey>(
+    from container: KeyedDecodingContainer<K>, forKey key: K
+  ) throws -> Self
+}
+
+extension Dictionary: EntryDecodable where Key == String, Value: Decodable {
+  /// Decodes the object at `key` of `container`, entry by entry.
+  public static func decodeEntries<K: CodingKey>(
+    from container: KeyedDecodingContainer<K>, forKey key: K
+  ) throws -> Self {
+    let object = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
+    var entries: [String: Value] = [:]
+    for entry in object.allKeys {
+      entries[entry.stringValue] = try object.decodeRequired(Value.self, forKey: entry)
+    }
+    return entries
+  }
+}
+
 /// Decodes `type` from an empty object `{}` (absent content, rule R3).
 public func decodeEmptyObject<T: Decodable>(_ type: T.Type) throws -> T {
   try JSONDecoder().decode(type, from: Data("{}".utf8))
@@ -150,10 +224,31 @@ public struct NoContent: Codable, Hashable, Sendable {
 }
 
 extension DecodingError {
-  /// The error for a value that matches none of an untagged union's variants.
-  public static func noMatchingVariant(of type: String, in decoder: any Decoder) -> DecodingError {
-    .dataCorrupted(
-      Context(codingPath: decoder.codingPath, debugDescription: "matches no variant of \(type)"))
+  /// The error for a value that matches none of an untagged union's variants, with
+  /// why each variant did not match.
+  public static func noMatchingVariant(
+    of type: String, in decoder: any Decoder, errors: [any Error]
+  ) -> DecodingError {
+    let reasons = errors.map { ($0 as? DecodingError)?.summary ?? "\($0)" }
+    return .dataCorrupted(
+      Context(
+        codingPath: decoder.codingPath,
+        debugDescription: "matches no variant of \(type): \(reasons.joined(separator: "; "))"))
+  }
+
+  /// The coding path and the description, on one line.
+  public var summary: String {
+    let (path, description): ([any CodingKey], String)
+    switch self {
+    case .keyNotFound(let key, let context):
+      (path, description) = (context.codingPath + [key], context.debugDescription)
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .dataCorrupted(let context):
+      (path, description) = (context.codingPath, context.debugDescription)
+    @unknown default:
+      (path, description) = ([], "\(self)")
+    }
+    return "\(path.map(\.stringValue).joined(separator: ".")): \(description)"
   }
 
   /// The error for a value that is none of an enum's values.

@@ -146,6 +146,50 @@ func replacing(at segments: [String], in value: JSONValue, with new: JSONValue) 
   }
 }
 
+/// The error decoding an invalid vector gives: its message, or else its reply data as
+/// the request's reply type; `nil` when both decode.
+func rejection(of vector: Vector, by root: RootCodec, _ codecs: ProtocolCodecs) -> (any Error)? {
+  do {
+    _ = try root.roundTrip(vector.message)
+  } catch {
+    return error
+  }
+  if let tag = vector.replyTo, let pointer = codecs.replyData,
+    let data = value(at: pointer, in: vector.message), let reply = codecs.replies[tag]
+  {
+    do {
+      _ = try reply.roundTrip(data)
+    } catch {
+      return error
+    }
+  }
+  return nil
+}
+
+/// Everything an error says about where it happened: coding path, missing key, text.
+func names(in error: any Error) -> String {
+  guard let error = error as? DecodingError else { return "\(error)" }
+  let path = { (context: DecodingError.Context) in
+    context.codingPath.map(\.stringValue).joined(separator: "/")
+  }
+  switch error {
+  case .keyNotFound(let key, let context):
+    return "\(path(context))/\(key.stringValue): \(context.debugDescription)"
+  case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+    return "\(path(context)): \(context.debugDescription)"
+  @unknown default:
+    return "\(error)"
+  }
+}
+
+/// The last segment of a JSON Pointer that names a field (array indices skipped).
+func fieldName(_ pointer: String) -> String {
+  let segments = pointer.split(separator: "/").map {
+    $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+  }
+  return segments.last { !$0.allSatisfy(\.isNumber) } ?? ""
+}
+
 func render(_ value: JSONValue) -> String {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -202,18 +246,19 @@ func checkVectors(_ codecs: ProtocolCodecs, file: StaticString = #filePath, line
       XCTFail("\(context): unknown root \(vector.root)", file: file, line: line)
       continue
     }
-    if (try? root.roundTrip(vector.message)) == nil {
-      counts.invalid += 1
+    guard let error = rejection(of: vector, by: root, codecs) else {
+      XCTFail("\(context): accepted", file: file, line: line)
       continue
     }
-    if let tag = vector.replyTo, let pointer = codecs.replyData,
-      let data = value(at: pointer, in: vector.message), let reply = codecs.replies[tag],
-      (try? reply.roundTrip(data)) == nil
-    {
+    // The error names the offending field (its coding path, key or description).
+    let field = fieldName(vector.pointer ?? "")
+    let described = names(in: error)
+    let named = field.isEmpty || described.contains(field)
+    XCTAssertTrue(
+      named, "\(context): error does not name `\(field)`: \(described)", file: file, line: line)
+    if named {
       counts.invalid += 1
-      continue
     }
-    XCTFail("\(context): accepted", file: file, line: line)
   }
   for vector in try loadVectors(codecs.id, "unknown") {
     let context = "\(codecs.id)/unknown \(vector.name)"

@@ -50,13 +50,13 @@ public struct ActiveFile: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.uri = try container.decode(String.self, forKey: .uri)
-    self.path = try container.decode(String.self, forKey: .path)
-    self.languageId = try container.decode(String.self, forKey: .languageId)
-    self.isDirty = try container.decode(Bool.self, forKey: .isDirty)
-    self.lineCount = try container.decode(UInt32.self, forKey: .lineCount)
-    self.selection = try container.decode(Selection.self, forKey: .selection)
-    self.diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
+    self.uri = try container.decodeRequired(String.self, forKey: .uri)
+    self.path = try container.decodeRequired(String.self, forKey: .path)
+    self.languageId = try container.decodeRequired(String.self, forKey: .languageId)
+    self.isDirty = try container.decodeRequired(Bool.self, forKey: .isDirty)
+    self.lineCount = try container.decodeRequired(UInt32.self, forKey: .lineCount)
+    self.selection = try container.decodeRequired(Selection.self, forKey: .selection)
+    self.diagnostics = try container.decodeRequired([Diagnostic].self, forKey: .diagnostics)
   }
 
   public func encode(to encoder: any Encoder) throws {

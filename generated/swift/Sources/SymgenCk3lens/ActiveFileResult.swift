@@ -20,7 +20,7 @@ public enum ActiveFileResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: AnyCodingKey.self)
-    let tag = try container.decode(Bool.self, forKey: AnyCodingKey("active"))
+    let tag = try container.decodeRequired(Bool.self, forKey: AnyCodingKey("active"))
     switch tag {
     case false:
       self = .inactive

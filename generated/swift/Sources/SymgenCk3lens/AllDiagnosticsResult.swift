@@ -26,9 +26,9 @@ public struct AllDiagnosticsResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.fileCount = try container.decode(UInt32.self, forKey: .fileCount)
-    self.totalDiagnostics = try container.decode(UInt32.self, forKey: .totalDiagnostics)
-    self.files = try container.decode([FileDiagnostics].self, forKey: .files)
+    self.fileCount = try container.decodeRequired(UInt32.self, forKey: .fileCount)
+    self.totalDiagnostics = try container.decodeRequired(UInt32.self, forKey: .totalDiagnostics)
+    self.files = try container.decodeRequired([FileDiagnostics].self, forKey: .files)
   }
 
   public func encode(to encoder: any Encoder) throws {

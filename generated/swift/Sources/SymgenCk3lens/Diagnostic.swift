@@ -50,14 +50,14 @@ public struct Diagnostic: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.range = try container.decode(Range.self, forKey: .range)
-    self.message = try container.decode(String.self, forKey: .message)
-    self.severity = try container.decode(Severity.self, forKey: .severity)
-    self.source = try container.decodeIfPresent(String.self, forKey: .source)
-    self.code = try container.decodeIfPresent(DiagnosticCode.self, forKey: .code)
-    self.relatedInformation = try container.decodeIfPresent(
+    self.range = try container.decodeRequired(Range.self, forKey: .range)
+    self.message = try container.decodeRequired(String.self, forKey: .message)
+    self.severity = try container.decodeRequired(Severity.self, forKey: .severity)
+    self.source = try container.decodeOptional(String.self, forKey: .source)
+    self.code = try container.decodeOptional(DiagnosticCode.self, forKey: .code)
+    self.relatedInformation = try container.decodeOptional(
       [RelatedInformation].self, forKey: .relatedInformation)
-    self.tags = try container.decodeIfPresent([DiagnosticTag].self, forKey: .tags)
+    self.tags = try container.decodeOptional([DiagnosticTag].self, forKey: .tags)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -10,15 +10,20 @@ public enum DiagnosticCode: Codable, Hashable, Sendable {
   case string(String)
 
   public init(from decoder: any Decoder) throws {
-    if let value = try? Int64(from: decoder) {
-      self = .integer(value)
+    var errors: [any Error] = []
+    do {
+      self = .integer(try Int64(from: decoder))
       return
+    } catch {
+      errors.append(error)
     }
-    if let value = try? String(from: decoder) {
-      self = .string(value)
+    do {
+      self = .string(try String(from: decoder))
       return
+    } catch {
+      errors.append(error)
     }
-    throw DecodingError.noMatchingVariant(of: "DiagnosticCode", in: decoder)
+    throw DecodingError.noMatchingVariant(of: "DiagnosticCode", in: decoder, errors: errors)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -26,9 +26,9 @@ public struct ErrorFile: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.path = try container.decode(String.self, forKey: .path)
-    self.errors = try container.decode(UInt32.self, forKey: .errors)
-    self.warnings = try container.decode(UInt32.self, forKey: .warnings)
+    self.path = try container.decodeRequired(String.self, forKey: .path)
+    self.errors = try container.decodeRequired(UInt32.self, forKey: .errors)
+    self.warnings = try container.decodeRequired(UInt32.self, forKey: .warnings)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -40,11 +40,11 @@ public struct ErrorSummary: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.errors = try container.decode(UInt32.self, forKey: .errors)
-    self.warnings = try container.decode(UInt32.self, forKey: .warnings)
-    self.info = try container.decode(UInt32.self, forKey: .info)
-    self.filesWithErrors = try container.decode(UInt32.self, forKey: .filesWithErrors)
-    self.filesWithWarnings = try container.decode(UInt32.self, forKey: .filesWithWarnings)
+    self.errors = try container.decodeRequired(UInt32.self, forKey: .errors)
+    self.warnings = try container.decodeRequired(UInt32.self, forKey: .warnings)
+    self.info = try container.decodeRequired(UInt32.self, forKey: .info)
+    self.filesWithErrors = try container.decodeRequired(UInt32.self, forKey: .filesWithErrors)
+    self.filesWithWarnings = try container.decodeRequired(UInt32.self, forKey: .filesWithWarnings)
   }
 
   public func encode(to encoder: any Encoder) throws {

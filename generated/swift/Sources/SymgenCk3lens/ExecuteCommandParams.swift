@@ -22,8 +22,8 @@ public struct ExecuteCommandParams: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.command = try container.decode(AllowedCommand.self, forKey: .command)
-    self.args = try container.decodeIfPresent([JSONValue].self, forKey: .args)
+    self.command = try container.decodeRequired(AllowedCommand.self, forKey: .command)
+    self.args = try container.decodeOptional([JSONValue].self, forKey: .args)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -26,9 +26,9 @@ public struct ExecuteCommandResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.executed = try container.decode(Bool.self, forKey: .executed)
-    self.command = try container.decode(String.self, forKey: .command)
-    self.result = try container.decodeIfPresent(JSONValue.self, forKey: .result)
+    self.executed = try container.decodeRequired(Bool.self, forKey: .executed)
+    self.command = try container.decodeRequired(String.self, forKey: .command)
+    self.result = try container.decodeOptional(JSONValue.self, forKey: .result)
   }
 
   public func encode(to encoder: any Encoder) throws {

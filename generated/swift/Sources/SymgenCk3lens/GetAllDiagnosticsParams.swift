@@ -26,9 +26,9 @@ public struct GetAllDiagnosticsParams: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.severity = try container.decodeIfPresent(SeverityFilter.self, forKey: .severity)
-    self.source = try container.decodeIfPresent(String.self, forKey: .source)
-    self.limit = try container.decodeIfPresent(UInt32.self, forKey: .limit)
+    self.severity = try container.decodeOptional(SeverityFilter.self, forKey: .severity)
+    self.source = try container.decodeOptional(String.self, forKey: .source)
+    self.limit = try container.decodeOptional(UInt32.self, forKey: .limit)
     try container.check(self.limit, forKey: .limit, in: 1...UInt32.max)
   }
 

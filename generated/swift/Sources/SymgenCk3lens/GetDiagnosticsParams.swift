@@ -22,8 +22,8 @@ public struct GetDiagnosticsParams: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.path = try container.decodeIfPresent(String.self, forKey: .path)
-    self.uri = try container.decodeIfPresent(String.self, forKey: .uri)
+    self.path = try container.decodeOptional(String.self, forKey: .path)
+    self.uri = try container.decodeOptional(String.self, forKey: .uri)
     try container.checkAtLeastOne(of: [.path, .uri])
   }
 

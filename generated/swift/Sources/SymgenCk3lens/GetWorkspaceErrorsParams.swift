@@ -22,8 +22,8 @@ public struct GetWorkspaceErrorsParams: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.includeWarnings = try container.decodeIfPresent(Bool.self, forKey: .includeWarnings)
-    self.groupBy = try container.decodeIfPresent(GroupBy.self, forKey: .groupBy)
+    self.includeWarnings = try container.decodeOptional(Bool.self, forKey: .includeWarnings)
+    self.groupBy = try container.decodeOptional(GroupBy.self, forKey: .groupBy)
   }
 
   public func encode(to encoder: any Encoder) throws {

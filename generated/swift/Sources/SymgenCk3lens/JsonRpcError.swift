@@ -26,9 +26,9 @@ public struct JsonRpcError: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.code = try container.decode(Int64.self, forKey: .code)
-    self.message = try container.decode(String.self, forKey: .message)
-    self.data = try container.decodeIfPresent(JSONValue.self, forKey: .data)
+    self.code = try container.decodeRequired(Int64.self, forKey: .code)
+    self.message = try container.decodeRequired(String.self, forKey: .message)
+    self.data = try container.decodeOptional(JSONValue.self, forKey: .data)
   }
 
   public func encode(to encoder: any Encoder) throws {

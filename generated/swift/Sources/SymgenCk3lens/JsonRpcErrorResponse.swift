@@ -29,7 +29,7 @@ public struct JsonRpcErrorResponse: Codable, Hashable, Sendable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     try container.decodeConstant(.string("2.0"), forKey: .jsonrpc)
     self.id = try container.decodeNullable(RequestId.self, forKey: .id)
-    self.error = try container.decode(JsonRpcError.self, forKey: .error)
+    self.error = try container.decodeRequired(JsonRpcError.self, forKey: .error)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -77,14 +77,14 @@ public struct JsonRpcRequest: Codable, Hashable, Sendable, OpenUnion {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     try container.decodeConstant(.string("2.0"), forKey: .jsonrpc)
-    self.id = try container.decode(RequestId.self, forKey: .id)
-    let tag = try container.decode(String.self, forKey: .method)
+    self.id = try container.decodeRequired(RequestId.self, forKey: .id)
+    let tag = try container.decodeRequired(String.self, forKey: .method)
     switch tag {
     case "ping":
       let payload = try container.decodeContent(Empty.self, forKey: .params)
       self.body = .ping(payload)
     case "getDiagnostics":
-      let payload = try container.decode(GetDiagnosticsParams.self, forKey: .params)
+      let payload = try container.decodeRequiredContent(GetDiagnosticsParams.self, forKey: .params)
       self.body = .getDiagnostics(payload)
     case "getAllDiagnostics":
       let payload = try container.decodeContent(GetAllDiagnosticsParams.self, forKey: .params)
@@ -93,7 +93,7 @@ public struct JsonRpcRequest: Codable, Hashable, Sendable, OpenUnion {
       let payload = try container.decodeContent(GetWorkspaceErrorsParams.self, forKey: .params)
       self.body = .getWorkspaceErrors(payload)
     case "validateFile":
-      let payload = try container.decode(ValidateFileParams.self, forKey: .params)
+      let payload = try container.decodeRequiredContent(ValidateFileParams.self, forKey: .params)
       self.body = .validateFile(payload)
     case "getOpenFiles":
       let payload = try container.decodeContent(Empty.self, forKey: .params)
@@ -102,7 +102,7 @@ public struct JsonRpcRequest: Codable, Hashable, Sendable, OpenUnion {
       let payload = try container.decodeContent(Empty.self, forKey: .params)
       self.body = .getActiveFile(payload)
     case "executeCommand":
-      let payload = try container.decode(ExecuteCommandParams.self, forKey: .params)
+      let payload = try container.decodeRequiredContent(ExecuteCommandParams.self, forKey: .params)
       self.body = .executeCommand(payload)
     default:
       let payload = try container.decodeIfKeyPresent(JSONValue.self, forKey: .params)

@@ -10,15 +10,20 @@ public enum JsonRpcResponse: Codable, Hashable, Sendable {
   case jsonRpcErrorResponse(JsonRpcErrorResponse)
 
   public init(from decoder: any Decoder) throws {
-    if let value = try? JsonRpcSuccess(from: decoder) {
-      self = .jsonRpcSuccess(value)
+    var errors: [any Error] = []
+    do {
+      self = .jsonRpcSuccess(try JsonRpcSuccess(from: decoder))
       return
+    } catch {
+      errors.append(error)
     }
-    if let value = try? JsonRpcErrorResponse(from: decoder) {
-      self = .jsonRpcErrorResponse(value)
+    do {
+      self = .jsonRpcErrorResponse(try JsonRpcErrorResponse(from: decoder))
       return
+    } catch {
+      errors.append(error)
     }
-    throw DecodingError.noMatchingVariant(of: "JsonRpcResponse", in: decoder)
+    throw DecodingError.noMatchingVariant(of: "JsonRpcResponse", in: decoder, errors: errors)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -27,8 +27,8 @@ public struct JsonRpcSuccess: Codable, Hashable, Sendable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     try container.decodeConstant(.string("2.0"), forKey: .jsonrpc)
-    self.id = try container.decode(RequestId.self, forKey: .id)
-    self.result = try container.decode(JSONValue.self, forKey: .result)
+    self.id = try container.decodeRequired(RequestId.self, forKey: .id)
+    self.result = try container.decodeRequired(JSONValue.self, forKey: .result)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -34,11 +34,11 @@ public struct OpenFile: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.uri = try container.decode(String.self, forKey: .uri)
-    self.path = try container.decode(String.self, forKey: .path)
-    self.languageId = try container.decode(String.self, forKey: .languageId)
-    self.isDirty = try container.decode(Bool.self, forKey: .isDirty)
-    self.lineCount = try container.decode(UInt32.self, forKey: .lineCount)
+    self.uri = try container.decodeRequired(String.self, forKey: .uri)
+    self.path = try container.decodeRequired(String.self, forKey: .path)
+    self.languageId = try container.decodeRequired(String.self, forKey: .languageId)
+    self.isDirty = try container.decodeRequired(Bool.self, forKey: .isDirty)
+    self.lineCount = try container.decodeRequired(UInt32.self, forKey: .lineCount)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -22,8 +22,8 @@ public struct OpenFilesResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.count = try container.decode(UInt32.self, forKey: .count)
-    self.files = try container.decode([OpenFile].self, forKey: .files)
+    self.count = try container.decodeRequired(UInt32.self, forKey: .count)
+    self.files = try container.decodeRequired([OpenFile].self, forKey: .files)
   }
 
   public func encode(to encoder: any Encoder) throws {

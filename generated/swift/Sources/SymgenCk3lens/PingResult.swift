@@ -22,8 +22,8 @@ public struct PingResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.status = try container.decode(String.self, forKey: .status)
-    self.timestamp = try container.decode(UInt64.self, forKey: .timestamp)
+    self.status = try container.decodeRequired(String.self, forKey: .status)
+    self.timestamp = try container.decodeRequired(UInt64.self, forKey: .timestamp)
   }
 
   public func encode(to encoder: any Encoder) throws {

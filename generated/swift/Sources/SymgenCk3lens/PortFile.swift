@@ -28,9 +28,9 @@ public struct PortFile: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.port = try container.decode(UInt16.self, forKey: .port)
-    self.pid = try container.decode(UInt32.self, forKey: .pid)
-    self.timestamp = try container.decode(UInt64.self, forKey: .timestamp)
+    self.port = try container.decodeRequired(UInt16.self, forKey: .port)
+    self.pid = try container.decodeRequired(UInt32.self, forKey: .pid)
+    self.timestamp = try container.decodeRequired(UInt64.self, forKey: .timestamp)
   }
 
   public func encode(to encoder: any Encoder) throws {

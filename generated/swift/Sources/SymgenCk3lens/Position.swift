@@ -22,9 +22,9 @@ public struct Position: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.line = try container.decode(UInt32.self, forKey: .line)
+    self.line = try container.decodeRequired(UInt32.self, forKey: .line)
     try container.check(self.line, forKey: .line, in: 1...UInt32.max)
-    self.character = try container.decode(UInt32.self, forKey: .character)
+    self.character = try container.decodeRequired(UInt32.self, forKey: .character)
   }
 
   public func encode(to encoder: any Encoder) throws {

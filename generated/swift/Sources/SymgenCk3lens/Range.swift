@@ -22,8 +22,8 @@ public struct Range: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.start = try container.decode(Position.self, forKey: .start)
-    self.end = try container.decode(Position.self, forKey: .end)
+    self.start = try container.decodeRequired(Position.self, forKey: .start)
+    self.end = try container.decodeRequired(Position.self, forKey: .end)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -22,8 +22,8 @@ public struct RelatedInformation: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.location = try container.decode(RelatedLocation.self, forKey: .location)
-    self.message = try container.decode(String.self, forKey: .message)
+    self.location = try container.decodeRequired(RelatedLocation.self, forKey: .location)
+    self.message = try container.decodeRequired(String.self, forKey: .message)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -26,9 +26,9 @@ public struct RelatedLocation: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.uri = try container.decode(String.self, forKey: .uri)
-    self.path = try container.decode(String.self, forKey: .path)
-    self.range = try container.decode(Range.self, forKey: .range)
+    self.uri = try container.decodeRequired(String.self, forKey: .uri)
+    self.path = try container.decodeRequired(String.self, forKey: .path)
+    self.range = try container.decodeRequired(Range.self, forKey: .range)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -22,9 +22,9 @@ public struct Selection: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.line = try container.decode(UInt32.self, forKey: .line)
+    self.line = try container.decodeRequired(UInt32.self, forKey: .line)
     try container.check(self.line, forKey: .line, in: 1...UInt32.max)
-    self.column = try container.decode(UInt32.self, forKey: .column)
+    self.column = try container.decodeRequired(UInt32.self, forKey: .column)
     try container.check(self.column, forKey: .column, in: 1...UInt32.max)
   }
 

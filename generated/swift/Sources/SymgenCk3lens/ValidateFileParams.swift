@@ -18,7 +18,7 @@ public struct ValidateFileParams: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.path = try container.decode(String.self, forKey: .path)
+    self.path = try container.decodeRequired(String.self, forKey: .path)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -30,10 +30,10 @@ public struct ValidateFileResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.uri = try container.decode(String.self, forKey: .uri)
-    self.path = try container.decode(String.self, forKey: .path)
-    self.languageId = try container.decode(String.self, forKey: .languageId)
-    self.diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
+    self.uri = try container.decodeRequired(String.self, forKey: .uri)
+    self.path = try container.decodeRequired(String.self, forKey: .path)
+    self.languageId = try container.decodeRequired(String.self, forKey: .languageId)
+    self.diagnostics = try container.decodeRequired([Diagnostic].self, forKey: .diagnostics)
   }
 
   public func encode(to encoder: any Encoder) throws {

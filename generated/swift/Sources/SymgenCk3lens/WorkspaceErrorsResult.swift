@@ -32,10 +32,10 @@ public struct WorkspaceErrorsResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.summary = try container.decode(ErrorSummary.self, forKey: .summary)
-    self.bySource = try container.decode([String: UInt32].self, forKey: .bySource)
-    self.topErrorFiles = try container.decode([ErrorFile].self, forKey: .topErrorFiles)
-    self.sources = try container.decode([String].self, forKey: .sources)
+    self.summary = try container.decodeRequired(ErrorSummary.self, forKey: .summary)
+    self.bySource = try container.decodeRequired([String: UInt32].self, forKey: .bySource)
+    self.topErrorFiles = try container.decodeRequired([ErrorFile].self, forKey: .topErrorFiles)
+    self.sources = try container.decodeRequired([String].self, forKey: .sources)
   }
 
   public func encode(to encoder: any Encoder) throws {

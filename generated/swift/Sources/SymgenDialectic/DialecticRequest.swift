@@ -50,11 +50,11 @@ public struct DialecticRequest: Codable, Hashable, Sendable, OpenUnion {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(String.self, forKey: .id)
-    let tag = try container.decode(String.self, forKey: .type)
+    self.id = try container.decodeRequired(String.self, forKey: .id)
+    let tag = try container.decodeRequired(String.self, forKey: .type)
     switch tag {
     case "present_review", "present-review":
-      let payload = try container.decode(PresentReviewParams.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(PresentReviewParams.self, forKey: .payload)
       self.body = .presentReview(payload)
     default:
       let payload = try container.decodeIfKeyPresent(JSONValue.self, forKey: .payload)

@@ -26,9 +26,9 @@ public struct IPCResponse: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(String.self, forKey: .id)
-    self.success = try container.decode(Bool.self, forKey: .success)
-    self.error = try container.decodeIfPresent(String.self, forKey: .error)
+    self.id = try container.decodeRequired(String.self, forKey: .id)
+    self.success = try container.decodeRequired(Bool.self, forKey: .success)
+    self.error = try container.decodeOptional(String.self, forKey: .error)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -45,13 +45,13 @@ public struct CommentThread: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.threadId = try container.decode(String.self, forKey: .threadId)
-    self.filePath = try container.decode(String.self, forKey: .filePath)
-    self.lineNumber = try container.decode(UInt32.self, forKey: .lineNumber)
+    self.threadId = try container.decodeRequired(String.self, forKey: .threadId)
+    self.filePath = try container.decodeRequired(String.self, forKey: .filePath)
+    self.lineNumber = try container.decodeRequired(UInt32.self, forKey: .lineNumber)
     try container.check(self.lineNumber, forKey: .lineNumber, in: 1...UInt32.max)
-    self.commentType = try container.decode(CommentType.self, forKey: .commentType)
-    self.content = try container.decode(String.self, forKey: .content)
-    self.responses = try container.decodeIfPresent([UserResponse].self, forKey: .responses)
+    self.commentType = try container.decodeRequired(CommentType.self, forKey: .commentType)
+    self.content = try container.decodeRequired(String.self, forKey: .content)
+    self.responses = try container.decodeOptional([UserResponse].self, forKey: .responses)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -22,8 +22,8 @@ public struct DeleteTaskspacePayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.projectPath = try container.decode(String.self, forKey: .projectPath)
-    self.taskspaceUuid = try container.decode(String.self, forKey: .taskspaceUuid)
+    self.projectPath = try container.decodeRequired(String.self, forKey: .projectPath)
+    self.taskspaceUuid = try container.decodeRequired(String.self, forKey: .taskspaceUuid)
   }
 
   public func encode(to encoder: any Encoder) throws {

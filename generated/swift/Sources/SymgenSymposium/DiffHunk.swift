@@ -45,12 +45,12 @@ public struct DiffHunk: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.header = try container.decode(String.self, forKey: .header)
-    self.oldStart = try container.decode(UInt32.self, forKey: .oldStart)
-    self.oldLines = try container.decode(UInt32.self, forKey: .oldLines)
-    self.newStart = try container.decode(UInt32.self, forKey: .newStart)
-    self.newLines = try container.decode(UInt32.self, forKey: .newLines)
-    self.lines = try container.decode([DiffLine].self, forKey: .lines)
+    self.header = try container.decodeRequired(String.self, forKey: .header)
+    self.oldStart = try container.decodeRequired(UInt32.self, forKey: .oldStart)
+    self.oldLines = try container.decodeRequired(UInt32.self, forKey: .oldLines)
+    self.newStart = try container.decodeRequired(UInt32.self, forKey: .newStart)
+    self.newLines = try container.decodeRequired(UInt32.self, forKey: .newLines)
+    self.lines = try container.decodeRequired([DiffLine].self, forKey: .lines)
   }
 
   public func encode(to encoder: any Encoder) throws {

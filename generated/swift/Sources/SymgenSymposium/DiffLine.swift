@@ -35,10 +35,10 @@ public struct DiffLine: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.lineType = try container.decode(DiffLineType.self, forKey: .lineType)
-    self.content = try container.decode(String.self, forKey: .content)
-    self.oldLineNumber = try container.decodeIfPresent(UInt32.self, forKey: .oldLineNumber)
-    self.newLineNumber = try container.decodeIfPresent(UInt32.self, forKey: .newLineNumber)
+    self.lineType = try container.decodeRequired(DiffLineType.self, forKey: .lineType)
+    self.content = try container.decodeRequired(String.self, forKey: .content)
+    self.oldLineNumber = try container.decodeOptional(UInt32.self, forKey: .oldLineNumber)
+    self.newLineNumber = try container.decodeOptional(UInt32.self, forKey: .newLineNumber)
   }
 
   public func encode(to encoder: any Encoder) throws {

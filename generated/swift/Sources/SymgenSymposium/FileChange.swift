@@ -36,11 +36,11 @@ public struct FileChange: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.path = try container.decode(String.self, forKey: .path)
-    self.status = try container.decode(ChangeStatus.self, forKey: .status)
-    self.additions = try container.decode(UInt32.self, forKey: .additions)
-    self.deletions = try container.decode(UInt32.self, forKey: .deletions)
-    self.hunks = try container.decode([DiffHunk].self, forKey: .hunks)
+    self.path = try container.decodeRequired(String.self, forKey: .path)
+    self.status = try container.decodeRequired(ChangeStatus.self, forKey: .status)
+    self.additions = try container.decodeRequired(UInt32.self, forKey: .additions)
+    self.deletions = try container.decodeRequired(UInt32.self, forKey: .deletions)
+    self.hunks = try container.decodeRequired([DiffHunk].self, forKey: .hunks)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -31,10 +31,10 @@ public struct FileRange: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.path = try container.decode(String.self, forKey: .path)
-    self.start = try container.decode(FileLocation.self, forKey: .start)
-    self.end = try container.decode(FileLocation.self, forKey: .end)
-    self.content = try container.decodeIfPresent(String.self, forKey: .content)
+    self.path = try container.decodeRequired(String.self, forKey: .path)
+    self.start = try container.decodeRequired(FileLocation.self, forKey: .start)
+    self.end = try container.decodeRequired(FileLocation.self, forKey: .end)
+    self.content = try container.decodeOptional(String.self, forKey: .content)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -18,7 +18,7 @@ public struct FindAllReferencesPayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.symbol = try container.decode(SymbolDef.self, forKey: .symbol)
+    self.symbol = try container.decodeRequired(SymbolDef.self, forKey: .symbol)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -66,21 +66,21 @@ public struct GetSelectionResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.selectedText = try container.decodeIfPresent(String.self, forKey: .selectedText)
-    self.filePath = try container.decodeIfPresent(String.self, forKey: .filePath)
-    self.startLine = try container.decodeIfPresent(UInt32.self, forKey: .startLine)
+    self.selectedText = try container.decodeOptional(String.self, forKey: .selectedText)
+    self.filePath = try container.decodeOptional(String.self, forKey: .filePath)
+    self.startLine = try container.decodeOptional(UInt32.self, forKey: .startLine)
     try container.check(self.startLine, forKey: .startLine, in: 1...UInt32.max)
-    self.startColumn = try container.decodeIfPresent(UInt32.self, forKey: .startColumn)
+    self.startColumn = try container.decodeOptional(UInt32.self, forKey: .startColumn)
     try container.check(self.startColumn, forKey: .startColumn, in: 1...UInt32.max)
-    self.endLine = try container.decodeIfPresent(UInt32.self, forKey: .endLine)
+    self.endLine = try container.decodeOptional(UInt32.self, forKey: .endLine)
     try container.check(self.endLine, forKey: .endLine, in: 1...UInt32.max)
-    self.endColumn = try container.decodeIfPresent(UInt32.self, forKey: .endColumn)
+    self.endColumn = try container.decodeOptional(UInt32.self, forKey: .endColumn)
     try container.check(self.endColumn, forKey: .endColumn, in: 1...UInt32.max)
-    self.lineNumber = try container.decodeIfPresent(UInt32.self, forKey: .lineNumber)
+    self.lineNumber = try container.decodeOptional(UInt32.self, forKey: .lineNumber)
     try container.check(self.lineNumber, forKey: .lineNumber, in: 1...UInt32.max)
-    self.documentLanguage = try container.decodeIfPresent(String.self, forKey: .documentLanguage)
-    self.isUntitled = try container.decodeIfPresent(Bool.self, forKey: .isUntitled)
-    self.message = try container.decodeIfPresent(String.self, forKey: .message)
+    self.documentLanguage = try container.decodeOptional(String.self, forKey: .documentLanguage)
+    self.isUntitled = try container.decodeOptional(Bool.self, forKey: .isUntitled)
+    self.message = try container.decodeOptional(String.self, forKey: .message)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -18,7 +18,7 @@ public struct GetTaskspaceStateLegacy: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.taskspaceUuid = try container.decode(String.self, forKey: .taskspaceUuid)
+    self.taskspaceUuid = try container.decodeRequired(String.self, forKey: .taskspaceUuid)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -130,12 +130,12 @@ public struct IpcMessage: Codable, Hashable, Sendable, OpenUnion {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(String.self, forKey: .id)
-    self.sender = try container.decode(MessageSender.self, forKey: .sender)
-    let tag = try container.decode(String.self, forKey: .type)
+    self.id = try container.decodeRequired(String.self, forKey: .id)
+    self.sender = try container.decodeRequired(MessageSender.self, forKey: .sender)
+    let tag = try container.decodeRequired(String.self, forKey: .type)
     switch tag {
     case "response":
-      let payload = try container.decode(ResponsePayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(ResponsePayload.self, forKey: .payload)
       self.body = .response(payload)
     case "marco":
       let payload = try container.decodeContent(Empty.self, forKey: .payload)
@@ -147,64 +147,75 @@ public struct IpcMessage: Codable, Hashable, Sendable, OpenUnion {
       let payload = try container.decodeContent(Empty.self, forKey: .payload)
       self.body = .goodbye(payload)
     case "store_reference":
-      let payload = try container.decode(StoreReferencePayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        StoreReferencePayload.self, forKey: .payload)
       self.body = .storeReference(payload)
     case "get_selection":
       let payload = try container.decodeContent(Empty.self, forKey: .payload)
       self.body = .getSelection(payload)
     case "present_walkthrough":
-      let payload = try container.decode(PresentWalkthroughPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        PresentWalkthroughPayload.self, forKey: .payload)
       self.body = .presentWalkthrough(payload)
     case "log":
-      let payload = try container.decode(LogPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(LogPayload.self, forKey: .payload)
       self.body = .log(payload)
     case "reload_window":
       let payload = try container.decodeContent(Empty.self, forKey: .payload)
       self.body = .reloadWindow(payload)
     case "resolve_symbol_by_name":
-      let payload = try container.decode(ResolveSymbolByNamePayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        ResolveSymbolByNamePayload.self, forKey: .payload)
       self.body = .resolveSymbolByName(payload)
     case "find_all_references":
-      let payload = try container.decode(FindAllReferencesPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        FindAllReferencesPayload.self, forKey: .payload)
       self.body = .findAllReferences(payload)
     case "create_synthetic_pr":
-      let payload = try container.decode(SyntheticPRPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(SyntheticPRPayload.self, forKey: .payload)
       self.body = .createSyntheticPr(payload)
     case "update_synthetic_pr":
-      let payload = try container.decode(SyntheticPRPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(SyntheticPRPayload.self, forKey: .payload)
       self.body = .updateSyntheticPr(payload)
     case "user_feedback":
-      let payload = try container.decode(UserFeedback.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(UserFeedback.self, forKey: .payload)
       self.body = .userFeedback(payload)
     case "spawn_taskspace":
-      let payload = try container.decode(SpawnTaskspacePayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        SpawnTaskspacePayload.self, forKey: .payload)
       self.body = .spawnTaskspace(payload)
     case "log_progress":
-      let payload = try container.decode(LogProgressPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(LogProgressPayload.self, forKey: .payload)
       self.body = .logProgress(payload)
     case "signal_user":
-      let payload = try container.decode(SignalUserPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(SignalUserPayload.self, forKey: .payload)
       self.body = .signalUser(payload)
     case "update_taskspace":
-      let payload = try container.decode(UpdateTaskspacePayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        UpdateTaskspacePayload.self, forKey: .payload)
       self.body = .updateTaskspace(payload)
     case "taskspace_state":
-      let payload = try container.decode(TaskspaceStateRequest.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        TaskspaceStateRequest.self, forKey: .payload)
       self.body = .taskspaceState(payload)
     case "get_taskspace_state":
-      let payload = try container.decode(GetTaskspaceStateLegacy.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        GetTaskspaceStateLegacy.self, forKey: .payload)
       self.body = .getTaskspaceState(payload)
     case "delete_taskspace":
-      let payload = try container.decode(DeleteTaskspacePayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        DeleteTaskspacePayload.self, forKey: .payload)
       self.body = .deleteTaskspace(payload)
     case "taskspace_roll_call":
-      let payload = try container.decode(TaskspaceRollCallPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        TaskspaceRollCallPayload.self, forKey: .payload)
       self.body = .taskspaceRollCall(payload)
     case "register_taskspace_window":
-      let payload = try container.decode(RegisterTaskspaceWindowPayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        RegisterTaskspaceWindowPayload.self, forKey: .payload)
       self.body = .registerTaskspaceWindow(payload)
     case "present_review":
-      let payload = try container.decode(PresentReviewParams.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(PresentReviewParams.self, forKey: .payload)
       self.body = .presentReview(payload)
     default:
       let payload = try container.decodeIfKeyPresent(JSONValue.self, forKey: .payload)

@@ -22,8 +22,8 @@ public struct LogPayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.level = try container.decode(LogLevel.self, forKey: .level)
-    self.message = try container.decode(String.self, forKey: .message)
+    self.level = try container.decodeRequired(LogLevel.self, forKey: .level)
+    self.message = try container.decodeRequired(String.self, forKey: .message)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -32,10 +32,10 @@ public struct LogProgressPayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.projectPath = try container.decode(String.self, forKey: .projectPath)
-    self.taskspaceUuid = try container.decode(String.self, forKey: .taskspaceUuid)
-    self.message = try container.decode(String.self, forKey: .message)
-    self.category = try container.decode(ProgressCategory.self, forKey: .category)
+    self.projectPath = try container.decodeRequired(String.self, forKey: .projectPath)
+    self.taskspaceUuid = try container.decodeRequired(String.self, forKey: .taskspaceUuid)
+    self.message = try container.decodeRequired(String.self, forKey: .message)
+    self.category = try container.decodeRequired(ProgressCategory.self, forKey: .category)
   }
 
   public func encode(to encoder: any Encoder) throws {

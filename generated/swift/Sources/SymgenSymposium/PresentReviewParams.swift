@@ -35,11 +35,11 @@ public struct PresentReviewParams: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.content = try container.decode(String.self, forKey: .content)
-    self.mode = try container.decode(ReviewMode.self, forKey: .mode)
-    self.section = try container.decodeIfPresent(String.self, forKey: .section)
+    self.content = try container.decodeRequired(String.self, forKey: .content)
+    self.mode = try container.decodeRequired(ReviewMode.self, forKey: .mode)
+    self.section = try container.decodeOptional(String.self, forKey: .section)
     let baseUriKey = try container.presentKey(.baseUri, aliases: [.baseUriAlias])
-    self.baseUri = try container.decodeIfPresent(String.self, forKey: baseUriKey)
+    self.baseUri = try container.decodeOptional(String.self, forKey: baseUriKey)
     try container.checkRequired(
       .section, when: self.mode == .updateSection, because: "when mode is \"update-section\"")
   }

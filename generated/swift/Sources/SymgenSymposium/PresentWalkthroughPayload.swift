@@ -24,9 +24,9 @@ public struct PresentWalkthroughPayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.content = try container.decode(String.self, forKey: .content)
+    self.content = try container.decodeRequired(String.self, forKey: .content)
     let baseUriKey = try container.presentKey(.baseUri, aliases: [.baseUriAlias])
-    self.baseUri = try container.decode(String.self, forKey: baseUriKey)
+    self.baseUri = try container.decodeRequired(String.self, forKey: baseUriKey)
   }
 
   public func encode(to encoder: any Encoder) throws {

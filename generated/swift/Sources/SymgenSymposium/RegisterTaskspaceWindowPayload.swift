@@ -23,8 +23,8 @@ public struct RegisterTaskspaceWindowPayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.windowTitle = try container.decode(String.self, forKey: .windowTitle)
-    self.taskspaceUuid = try container.decode(String.self, forKey: .taskspaceUuid)
+    self.windowTitle = try container.decodeRequired(String.self, forKey: .windowTitle)
+    self.taskspaceUuid = try container.decodeRequired(String.self, forKey: .taskspaceUuid)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -18,7 +18,7 @@ public struct RegisterTaskspaceWindowReply: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.success = try container.decode(Bool.self, forKey: .success)
+    self.success = try container.decodeRequired(Bool.self, forKey: .success)
   }
 
   public func encode(to encoder: any Encoder) throws {

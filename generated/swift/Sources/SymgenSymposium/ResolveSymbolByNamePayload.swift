@@ -21,7 +21,7 @@ public struct ResolveSymbolByNamePayload: Codable, Hashable, Sendable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let nameKey = try container.presentKey(.name, aliases: [.nameAlias])
-    self.name = try container.decode(String.self, forKey: nameKey)
+    self.name = try container.decodeRequired(String.self, forKey: nameKey)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -29,9 +29,9 @@ public struct ResponsePayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.success = try container.decode(Bool.self, forKey: .success)
-    self.error = try container.decodeIfPresent(String.self, forKey: .error)
-    self.data = try container.decodeIfPresent(JSONValue.self, forKey: .data)
+    self.success = try container.decodeRequired(Bool.self, forKey: .success)
+    self.error = try container.decodeOptional(String.self, forKey: .error)
+    self.data = try container.decodeOptional(JSONValue.self, forKey: .data)
   }
 
   public func encode(to encoder: any Encoder) throws {

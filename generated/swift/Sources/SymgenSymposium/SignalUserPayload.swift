@@ -26,9 +26,9 @@ public struct SignalUserPayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.projectPath = try container.decode(String.self, forKey: .projectPath)
-    self.taskspaceUuid = try container.decode(String.self, forKey: .taskspaceUuid)
-    self.message = try container.decode(String.self, forKey: .message)
+    self.projectPath = try container.decodeRequired(String.self, forKey: .projectPath)
+    self.taskspaceUuid = try container.decodeRequired(String.self, forKey: .taskspaceUuid)
+    self.message = try container.decodeRequired(String.self, forKey: .message)
   }
 
   public func encode(to encoder: any Encoder) throws {

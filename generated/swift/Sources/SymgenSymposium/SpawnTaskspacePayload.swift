@@ -45,12 +45,12 @@ public struct SpawnTaskspacePayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.projectPath = try container.decode(String.self, forKey: .projectPath)
-    self.taskspaceUuid = try container.decode(String.self, forKey: .taskspaceUuid)
-    self.name = try container.decode(String.self, forKey: .name)
-    self.taskDescription = try container.decode(String.self, forKey: .taskDescription)
-    self.initialPrompt = try container.decode(String.self, forKey: .initialPrompt)
-    self.collaborator = try container.decodeIfPresent(String.self, forKey: .collaborator)
+    self.projectPath = try container.decodeRequired(String.self, forKey: .projectPath)
+    self.taskspaceUuid = try container.decodeRequired(String.self, forKey: .taskspaceUuid)
+    self.name = try container.decodeRequired(String.self, forKey: .name)
+    self.taskDescription = try container.decodeRequired(String.self, forKey: .taskDescription)
+    self.initialPrompt = try container.decodeRequired(String.self, forKey: .initialPrompt)
+    self.collaborator = try container.decodeOptional(String.self, forKey: .collaborator)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -22,7 +22,7 @@ public struct SpawnTaskspaceReply: Codable, Hashable, Sendable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let newTaskspaceUuidKey = try container.presentKey(
       .newTaskspaceUuid, aliases: [.newTaskspaceUuidAlias])
-    self.newTaskspaceUuid = try container.decode(String.self, forKey: newTaskspaceUuidKey)
+    self.newTaskspaceUuid = try container.decodeRequired(String.self, forKey: newTaskspaceUuidKey)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -22,8 +22,8 @@ public struct StoreReferencePayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.key = try container.decode(String.self, forKey: .key)
-    self.value = try container.decode(JSONValue.self, forKey: .value)
+    self.key = try container.decodeRequired(String.self, forKey: .key)
+    self.value = try container.decodeRequired(JSONValue.self, forKey: .value)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -26,9 +26,9 @@ public struct SymbolDef: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.name = try container.decode(String.self, forKey: .name)
-    self.kind = try container.decodeIfPresent(String.self, forKey: .kind)
-    self.definedAt = try container.decode(FileRange.self, forKey: .definedAt)
+    self.name = try container.decodeRequired(String.self, forKey: .name)
+    self.kind = try container.decodeOptional(String.self, forKey: .kind)
+    self.definedAt = try container.decodeRequired(FileRange.self, forKey: .definedAt)
   }
 
   public func encode(to encoder: any Encoder) throws {

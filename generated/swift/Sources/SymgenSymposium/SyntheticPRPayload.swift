@@ -52,13 +52,14 @@ public struct SyntheticPRPayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.reviewId = try container.decode(String.self, forKey: .reviewId)
-    self.title = try container.decode(String.self, forKey: .title)
-    self.description = try container.decode(JSONValue.self, forKey: .description)
-    self.commitRange = try container.decode(String.self, forKey: .commitRange)
-    self.filesChanged = try container.decode([FileChange].self, forKey: .filesChanged)
-    self.commentThreads = try container.decode([CommentThread].self, forKey: .commentThreads)
-    self.status = try container.decode(String.self, forKey: .status)
+    self.reviewId = try container.decodeRequired(String.self, forKey: .reviewId)
+    self.title = try container.decodeRequired(String.self, forKey: .title)
+    self.description = try container.decodeRequired(JSONValue.self, forKey: .description)
+    self.commitRange = try container.decodeRequired(String.self, forKey: .commitRange)
+    self.filesChanged = try container.decodeRequired([FileChange].self, forKey: .filesChanged)
+    self.commentThreads = try container.decodeRequired(
+      [CommentThread].self, forKey: .commentThreads)
+    self.status = try container.decodeRequired(String.self, forKey: .status)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -22,8 +22,8 @@ public struct TaskspaceStateLegacy: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.agentCommand = try container.decode([String].self, forKey: .agentCommand)
-    self.shouldLaunch = try container.decode(Bool.self, forKey: .shouldLaunch)
+    self.agentCommand = try container.decodeRequired([String].self, forKey: .agentCommand)
+    self.shouldLaunch = try container.decodeRequired(Bool.self, forKey: .shouldLaunch)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -42,11 +42,11 @@ public struct TaskspaceStateResponse: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.name = try container.decodeIfPresent(String.self, forKey: .name)
-    self.description = try container.decodeIfPresent(String.self, forKey: .description)
-    self.initialPrompt = try container.decodeIfPresent(String.self, forKey: .initialPrompt)
-    self.agentCommand = try container.decodeIfPresent([String].self, forKey: .agentCommand)
-    self.collaborator = try container.decodeIfPresent(String.self, forKey: .collaborator)
+    self.name = try container.decodeOptional(String.self, forKey: .name)
+    self.description = try container.decodeOptional(String.self, forKey: .description)
+    self.initialPrompt = try container.decodeOptional(String.self, forKey: .initialPrompt)
+    self.agentCommand = try container.decodeOptional([String].self, forKey: .agentCommand)
+    self.collaborator = try container.decodeOptional(String.self, forKey: .collaborator)
   }
 
   public func encode(to encoder: any Encoder) throws {

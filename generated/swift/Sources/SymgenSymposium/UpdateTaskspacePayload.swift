@@ -41,11 +41,11 @@ public struct UpdateTaskspacePayload: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.projectPath = try container.decode(String.self, forKey: .projectPath)
-    self.taskspaceUuid = try container.decode(String.self, forKey: .taskspaceUuid)
-    self.name = try container.decode(String.self, forKey: .name)
-    self.description = try container.decode(String.self, forKey: .description)
-    self.collaborator = try container.decodeIfPresent(String.self, forKey: .collaborator)
+    self.projectPath = try container.decodeRequired(String.self, forKey: .projectPath)
+    self.taskspaceUuid = try container.decodeRequired(String.self, forKey: .taskspaceUuid)
+    self.name = try container.decodeRequired(String.self, forKey: .name)
+    self.description = try container.decodeRequired(String.self, forKey: .description)
+    self.collaborator = try container.decodeOptional(String.self, forKey: .collaborator)
   }
 
   public func encode(to encoder: any Encoder) throws {

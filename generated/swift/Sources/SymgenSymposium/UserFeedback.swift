@@ -63,11 +63,11 @@ public struct UserFeedback: Codable, Hashable, Sendable {
 
       public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commentText = try container.decode(String.self, forKey: .commentText)
-        self.filePath = try container.decodeIfPresent(String.self, forKey: .filePath)
-        self.lineNumber = try container.decodeIfPresent(UInt32.self, forKey: .lineNumber)
+        self.commentText = try container.decodeRequired(String.self, forKey: .commentText)
+        self.filePath = try container.decodeOptional(String.self, forKey: .filePath)
+        self.lineNumber = try container.decodeOptional(UInt32.self, forKey: .lineNumber)
         try container.check(self.lineNumber, forKey: .lineNumber, in: 1...UInt32.max)
-        self.contextLines = try container.decodeIfPresent([String].self, forKey: .contextLines)
+        self.contextLines = try container.decodeOptional([String].self, forKey: .contextLines)
       }
 
       public func encode(to encoder: any Encoder) throws {
@@ -99,9 +99,9 @@ public struct UserFeedback: Codable, Hashable, Sendable {
 
       public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.completionAction = try container.decode(
+        self.completionAction = try container.decodeRequired(
           CompletionAction.self, forKey: .completionAction)
-        self.additionalNotes = try container.decodeIfPresent(String.self, forKey: .additionalNotes)
+        self.additionalNotes = try container.decodeOptional(String.self, forKey: .additionalNotes)
       }
 
       public func encode(to encoder: any Encoder) throws {
@@ -119,8 +119,8 @@ public struct UserFeedback: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.reviewId = try container.decode(String.self, forKey: .reviewId)
-    let tag = try container.decode(String.self, forKey: .feedbackType)
+    self.reviewId = try container.decodeRequired(String.self, forKey: .reviewId)
+    let tag = try container.decodeRequired(String.self, forKey: .feedbackType)
     switch tag {
     case "comment":
       let payload = try FeedbackType.Comment(from: decoder)

@@ -26,9 +26,9 @@ public struct UserResponse: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.author = try container.decode(String.self, forKey: .author)
-    self.content = try container.decode(String.self, forKey: .content)
-    self.timestamp = try container.decode(String.self, forKey: .timestamp)
+    self.author = try container.decodeRequired(String.self, forKey: .author)
+    self.content = try container.decodeRequired(String.self, forKey: .content)
+    self.timestamp = try container.decodeRequired(String.self, forKey: .timestamp)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -29,9 +29,9 @@ public struct MessageSender: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.workingDirectory = try container.decode(String.self, forKey: .workingDirectory)
-    self.taskspaceUuid = try container.decodeIfPresent(String.self, forKey: .taskspaceUuid)
-    self.shellPid = try container.decodeIfPresent(UInt32.self, forKey: .shellPid)
+    self.workingDirectory = try container.decodeRequired(String.self, forKey: .workingDirectory)
+    self.taskspaceUuid = try container.decodeOptional(String.self, forKey: .taskspaceUuid)
+    self.shellPid = try container.decodeOptional(UInt32.self, forKey: .shellPid)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -58,15 +58,16 @@ public struct TaskspaceStateMessage: Codable, Hashable, Sendable, OpenUnion {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(String.self, forKey: .id)
-    self.sender = try container.decode(MessageSender.self, forKey: .sender)
-    let tag = try container.decode(String.self, forKey: .type)
+    self.id = try container.decodeRequired(String.self, forKey: .id)
+    self.sender = try container.decodeRequired(MessageSender.self, forKey: .sender)
+    let tag = try container.decodeRequired(String.self, forKey: .type)
     switch tag {
     case "response":
-      let payload = try container.decode(ResponsePayload.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(ResponsePayload.self, forKey: .payload)
       self.body = .response(payload)
     case "taskspace_state":
-      let payload = try container.decode(TaskspaceStateRequest.self, forKey: .payload)
+      let payload = try container.decodeRequiredContent(
+        TaskspaceStateRequest.self, forKey: .payload)
       self.body = .taskspaceState(payload)
     default:
       let payload = try container.decodeIfKeyPresent(JSONValue.self, forKey: .payload)

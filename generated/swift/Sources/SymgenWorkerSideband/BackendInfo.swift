@@ -23,8 +23,8 @@ public struct BackendInfo: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.language = try container.decode(String.self, forKey: .language)
-    self.supportsImages = try container.decodeIfPresent(Bool.self, forKey: .supportsImages) ?? false
+    self.language = try container.decodeRequired(String.self, forKey: .language)
+    self.supportsImages = try container.decodeOptional(Bool.self, forKey: .supportsImages) ?? false
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -30,10 +30,10 @@ public struct PlotImage: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(String.self, forKey: .id)
-    self.mimeType = try container.decode(String.self, forKey: .mimeType)
-    self.data = try container.decode(String.self, forKey: .data)
-    self.isNew = try container.decode(Bool.self, forKey: .isNew)
+    self.id = try container.decodeRequired(String.self, forKey: .id)
+    self.mimeType = try container.decodeRequired(String.self, forKey: .mimeType)
+    self.data = try container.decodeRequired(String.self, forKey: .data)
+    self.isNew = try container.decodeRequired(Bool.self, forKey: .isNew)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -23,8 +23,8 @@ public struct ReadlineResult: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.prompt = try container.decode(String.self, forKey: .prompt)
-    self.line = try container.decode(String.self, forKey: .line)
+    self.prompt = try container.decodeRequired(String.self, forKey: .prompt)
+    self.line = try container.decodeRequired(String.self, forKey: .line)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -18,7 +18,7 @@ public struct ReadlineStart: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.prompt = try container.decode(String.self, forKey: .prompt)
+    self.prompt = try container.decodeRequired(String.self, forKey: .prompt)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -33,7 +33,7 @@ public enum ServerToWorker: Codable, Hashable, Sendable, OpenUnion {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: AnyCodingKey.self)
-    let tag = try container.decode(String.self, forKey: AnyCodingKey("type"))
+    let tag = try container.decodeRequired(String.self, forKey: AnyCodingKey("type"))
     switch tag {
     case "stdin_write":
       let payload = try StdinWrite(from: decoder)

@@ -20,7 +20,7 @@ public struct StdinWrite: Codable, Hashable, Sendable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.text = try container.decode(String.self, forKey: .text)
+    self.text = try container.decodeRequired(String.self, forKey: .text)
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -40,7 +40,7 @@ public enum WorkerToServer: Codable, Hashable, Sendable, OpenUnion {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: AnyCodingKey.self)
-    let tag = try container.decode(String.self, forKey: AnyCodingKey("type"))
+    let tag = try container.decodeRequired(String.self, forKey: AnyCodingKey("type"))
     switch tag {
     case "backend_info":
       let payload = try BackendInfo(from: decoder)

@@ -50,4 +50,7 @@ if [ "$protocols" -eq 0 ]; then
   echo "test-swift: the vector test printed no counts" >&2
   exit 1
 fi
+# Checks for the total: vectors, runtime test cases (the others are one per protocol),
+# fixture schemas.
+echo "$((valid + invalid + unknown + cases - protocols + fixtures)) 0" >>"${SYMGEN_COUNTS:-/dev/null}"
 echo "swift: $valid valid decoded and re-encoded equal ($replies typed replies), $invalid invalid rejected naming the field, $unknown unknown kept over $protocols protocols ($cases XCTest cases); $fixtures fixture schemas build; build -warnings-as-errors and swift-format lint clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::check::{self, Drift, ExpectedFile, OutputSet};
-use crate::emit::{self, typescript};
+use crate::emit::{self, swift, typescript};
 use crate::{Error, Result, protocols, schema};
 
 /// symgen: Rust types as the single source of truth for IPC protocols. Emits JSON
@@ -40,6 +40,17 @@ pub enum Command {
         schemas: Vec<PathBuf>,
         /// Output directory (must exist). Default: `generated/typescript/` (created if
         /// missing).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Render the JSON Schemas into a Swift package (SwiftPM): one module per schema,
+    /// a shared runtime, and an XCTest target that round-trips the conformance vectors.
+    Swift {
+        /// A schema file, or a directory whose `*.json` files are read (repeatable).
+        /// Default: `schema/`.
+        #[arg(long = "schema", value_name = "FILE|DIR")]
+        schemas: Vec<PathBuf>,
+        /// Output directory (must exist). Default: `generated/swift/` (created if missing).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
@@ -81,6 +92,26 @@ pub fn typescript_outputs(dir: &Path, modules: &[emit::Module]) -> OutputSet {
     }
 }
 
+/// The default Swift output directory, relative to the working directory.
+pub const SWIFT_DIR: &str = "generated/swift";
+
+/// The Swift output set (the SwiftPM package) for parsed schema modules.
+pub fn swift_outputs(dir: &Path, modules: &[emit::Module]) -> Result<OutputSet> {
+    let files = swift::generate(modules)?
+        .into_iter()
+        .map(|file| ExpectedFile {
+            relative: file.path,
+            contents: file.contents,
+        })
+        .collect();
+    Ok(OutputSet {
+        label: "swift".into(),
+        dir: dir.to_path_buf(),
+        files,
+        ignore: vec![".build".into(), ".swiftpm".into()],
+    })
+}
+
 /// The built-in protocols' schemas, rendered in memory, as `(file name, text)`.
 fn builtin_schemas() -> Vec<(String, String)> {
     schema::render_all(&protocols::registry())
@@ -97,6 +128,7 @@ pub fn all_outputs(root: &Path) -> Result<Vec<OutputSet>> {
     Ok(vec![
         schema_outputs(&root.join(SCHEMA_DIR)),
         typescript_outputs(&root.join(TS_DIR), &modules),
+        swift_outputs(&root.join(SWIFT_DIR), &modules)?,
     ])
 }
 
@@ -165,6 +197,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let changed = check::write(&typescript_outputs(&dir, &modules), owned)?;
             eprintln!(
                 "symgen ts: {} file(s) changed in {}",
+                changed.len(),
+                dir.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Swift { schemas, out } => {
+            let schemas = if schemas.is_empty() {
+                vec![PathBuf::from(SCHEMA_DIR)]
+            } else {
+                schemas
+            };
+            let modules = emit::load_modules(&emit::schema_files(&schemas)?)?;
+            let (dir, owned) = resolve_out(out, SWIFT_DIR)?;
+            let changed = check::write(&swift_outputs(&dir, &modules)?, owned)?;
+            eprintln!(
+                "symgen swift: {} file(s) changed in {}",
                 changed.len(),
                 dir.display()
             );

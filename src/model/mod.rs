@@ -198,6 +198,28 @@ pub struct Record {
     pub fields: Vec<Field>,
     /// What other keys may appear.
     pub additional: Additional,
+    /// Cross-field rules the object's `allOf` states beyond each field's own type (only
+    /// the shapes [`Constraint`] lists; alias rules are covered by [`Field::aliases`]).
+    pub constraints: Vec<Constraint>,
+}
+
+/// A cross-field rule of an object, recognised from validation-only `allOf` members.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Constraint {
+    /// At least one of these fields is present and not `null`: `anyOf` of single-field
+    /// `required` sets (each optionally saying the field is `not` `null`).
+    AtLeastOneOf(Vec<String>),
+    /// `field` is present and not `null` when field `when` has one of `values`:
+    /// `if: {properties: {when: {const | enum}}, required: [when]}, then: {required:
+    /// [field]}`.
+    RequiredWhen {
+        /// The field that becomes required.
+        field: String,
+        /// The field whose value decides.
+        when: String,
+        /// The values of `when` that make `field` required (input aliases included).
+        values: Vec<Literal>,
+    },
 }
 
 /// What an object allows besides its known fields.

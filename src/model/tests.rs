@@ -579,3 +579,57 @@ fn large_schema_parses() {
         "3000 records plus 3000 hoisted enums"
     );
 }
+
+#[test]
+fn cross_field_constraints_p3_p5() {
+    let dialectic = ours("dialectic");
+    assert_eq!(
+        record(&dialectic, "PresentReviewParams").constraints,
+        vec![Constraint::RequiredWhen {
+            field: "section".into(),
+            when: "mode".into(),
+            values: vec![
+                Literal::String("update-section".into()),
+                Literal::String("UpdateSection".into()),
+            ],
+        }]
+    );
+    let ck3lens = ours("ck3lens");
+    assert_eq!(
+        record(&ck3lens, "GetDiagnosticsParams").constraints,
+        vec![Constraint::AtLeastOneOf(vec!["path".into(), "uri".into()])]
+    );
+    // Alias rules are not constraints: the aliases cover them.
+    let symposium = ours("symposium");
+    assert!(
+        record(&symposium, "PresentWalkthroughPayload")
+            .constraints
+            .is_empty()
+    );
+    // Hand-written: `const` condition, several fields required at once.
+    let doc = json!({
+        "$defs": {"A": {
+            "type": "object",
+            "properties": {"k": {"type": "string"}, "x": {"type": "string"}, "y": {"type": "string"}},
+            "allOf": [{"if": {"properties": {"k": {"const": "on"}}, "required": ["k"]},
+                       "then": {"required": ["x", "y"]}}]
+        }}
+    });
+    let m = model(&doc);
+    let on = vec![Literal::String("on".into())];
+    assert_eq!(
+        record(&m, "A").constraints,
+        vec![
+            Constraint::RequiredWhen {
+                field: "x".into(),
+                when: "k".into(),
+                values: on.clone()
+            },
+            Constraint::RequiredWhen {
+                field: "y".into(),
+                when: "k".into(),
+                values: on
+            },
+        ]
+    );
+}

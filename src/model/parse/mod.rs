@@ -9,19 +9,21 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{
-    Additional, Docs, Enum, EnumValue, Error, Field, IntType, IntWidth, Literal, Model, NamedType,
-    NumberType, Origin, Payload, ProtocolInfo, Record, Reply, StringType, Tagging, TypeExpr,
-    TypeKind, Union, UnknownVariant, Variant,
+    Additional, Constraint, Docs, Enum, EnumValue, Error, Field, IntType, IntWidth, Literal, Model,
+    NamedType, NumberType, Origin, Payload, ProtocolInfo, Record, Reply, StringType, Tagging,
+    TypeExpr, TypeKind, Union, UnknownVariant, Variant,
 };
 
 type Result<T> = std::result::Result<T, Error>;
 
+mod constraints;
 mod cycles;
 mod keywords;
 mod objects;
 mod scalars;
 mod unions;
 
+use constraints::constraints_of;
 pub use keywords::pascal_case;
 use keywords::*;
 use unions::type_name;

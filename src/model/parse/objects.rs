@@ -137,7 +137,11 @@ impl Parser<'_> {
             }
         }
         Ok(Shape::Kind {
-            kind: TypeKind::Record(Record { fields, additional }),
+            kind: TypeKind::Record(Record {
+                fields,
+                additional,
+                constraints: constraints_of(object),
+            }),
             nullable: false,
         })
     }

@@ -224,3 +224,27 @@ fn structs_do_not_decode_from_arrays() {
     );
     assert!(symgen::wire::from_str::<IpcMessage>(&text).is_ok());
 }
+
+#[test]
+fn internally_tagged_decodes_with_the_tag_anywhere() {
+    let first: WorkerToServer = decode(r#"{"type":"readline_start","prompt":">>> "}"#).unwrap();
+    let last: WorkerToServer = decode(r#"{"prompt":">>> ","type":"readline_start"}"#).unwrap();
+    assert_eq!(first, last);
+    let text = r#"{"version":2,"type":"worker_ready","extra":[1]}"#;
+    let unknown: WorkerToServer = decode(text).unwrap();
+    assert!(unknown.is_unknown());
+    assert_eq!(
+        serde_json::to_value(&unknown).unwrap(),
+        serde_json::from_str::<Value>(text).unwrap()
+    );
+    for text in [
+        r#"{"type":null,"prompt":""}"#,
+        r#"{"prompt":"","type":7}"#,
+        r#"{}"#,
+    ] {
+        let err = decode::<WorkerToServer>(text).unwrap_err();
+        assert!(err.contains("type"), "{text}: {err}");
+    }
+    let err = decode::<WorkerToServer>(r#"{"type":"readline_start","prompt":5}"#).unwrap_err();
+    assert!(err.contains("prompt"), "{err}");
+}

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::schema::build::{add_constraint, at_least_one_of};
 use crate::schema::{ProtocolDef, RootType};
-use crate::wire::{Classify, Empty, Reply, describe_json_type, wrap_path_error};
+use crate::wire::{Classify, Empty, Reply, decode_buffered, describe_json_type};
 
 crate::const_str! {
     /// The JSON-RPC version marker; exactly `"2.0"`.
@@ -407,7 +407,9 @@ impl<'de> Deserialize<'de> for ActiveFileResult {
         let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
         match object.get("active") {
             Some(Value::Bool(false)) => Ok(Self::Inactive),
-            Some(Value::Bool(true)) => wrap_path_error("", Value::Object(object)).map(Self::Active),
+            Some(Value::Bool(true)) => {
+                decode_buffered("", &Value::Object(object)).map(Self::Active)
+            }
             None | Some(Value::Null) => Err(D::Error::missing_field("active")),
             Some(other) => Err(D::Error::custom(format_args!(
                 "active: invalid type: {}, expected a boolean",
@@ -597,8 +599,8 @@ impl<'de> Deserialize<'de> for JsonRpcResponse {
         let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
         let claims_error = object.get("error").is_some_and(|e| !e.is_null());
         let value = Value::Object(object);
-        let success = || wrap_path_error::<_, D::Error>("", value.clone()).map(Self::Success);
-        let error = || wrap_path_error::<_, D::Error>("", value.clone()).map(Self::Error);
+        let success = || decode_buffered::<_, D::Error>("", &value).map(Self::Success);
+        let error = || decode_buffered::<_, D::Error>("", &value).map(Self::Error);
         if claims_error {
             error().or_else(|err| success().map_err(|_| err))
         } else {

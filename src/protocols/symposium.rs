@@ -15,7 +15,7 @@ use crate::protocols::dialectic::PresentReviewParams;
 use crate::protocols::taskspace_state::{TaskspaceStateRequest, TaskspaceStateResponse};
 use crate::schema::build::add_field_alias;
 use crate::schema::{ProtocolDef, RootType};
-use crate::wire::{Empty, IsReply, NoReply, Reply, wrap_path_error};
+use crate::wire::{Empty, IsReply, NoReply, Reply, decode_buffered};
 
 /// Who sent a message. Endpoints use it for routing: the VS Code extension matches
 /// `workingDirectory` against its workspace folders and `shellPid` against its terminals.
@@ -439,10 +439,10 @@ struct CompleteReviewWire {
 impl<'de> Deserialize<'de> for UserFeedback {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let object = Value::Object(serde_json::Map::deserialize(deserializer)?);
-        let head: UserFeedbackHead = wrap_path_error("", object.clone())?;
+        let head: UserFeedbackHead = decode_buffered("", &object)?;
         let kind = match head.feedback_type {
             FeedbackType::Comment => {
-                let wire: CommentWire = wrap_path_error("", object)?;
+                let wire: CommentWire = decode_buffered("", &object)?;
                 FeedbackKind::Comment {
                     comment_text: wire.comment_text,
                     file_path: wire.file_path,
@@ -451,7 +451,7 @@ impl<'de> Deserialize<'de> for UserFeedback {
                 }
             }
             FeedbackType::CompleteReview => {
-                let wire: CompleteReviewWire = wrap_path_error("", object)?;
+                let wire: CompleteReviewWire = decode_buffered("", &object)?;
                 FeedbackKind::CompleteReview {
                     completion_action: wire.completion_action,
                     additional_notes: wire.additional_notes,

@@ -356,7 +356,7 @@ macro_rules! __tagged_body {
                                 None | Some(Value::Null) => Value::Object(Default::default()),
                                 Some(content) => content,
                             };
-                            $crate::wire::wrap_path_error($content_key, content).map(Self::$variant)
+                            $crate::wire::decode_buffered($content_key, &content).map(Self::$variant)
                         }
                     )*
                     _ => Ok(Self::Unknown($crate::wire::UnknownPayload {

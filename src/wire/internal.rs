@@ -107,34 +107,87 @@ macro_rules! internally_tagged_union {
             }
         }
 
+        impl $name {
+            #[doc(hidden)]
+            pub fn __from_object<E>(
+                object: $crate::wire::__private::serde_json::Map<
+                    String,
+                    $crate::wire::__private::serde_json::Value,
+                >,
+            ) -> ::core::result::Result<Self, E>
+            where
+                E: $crate::wire::__private::serde::de::Error,
+            {
+                use $crate::wire::__private::serde_json::Value;
+                let tag = match object.get($tag_key) {
+                    Some(Value::String(tag)) => tag.clone(),
+                    Some(other) => return Err($crate::wire::__bad_tag::<E>($tag_key, other)),
+                    None => return Err(E::missing_field($tag_key)),
+                };
+                match tag.as_str() {
+                    $(
+                        $vtag $(| $valias)* => {
+                            $crate::wire::decode_buffered("", &Value::Object(object))
+                                .map(Self::$variant)
+                        }
+                    )*
+                    _ => Ok(Self::Unknown(object)),
+                }
+            }
+        }
+
         impl<'de> $crate::wire::__private::serde::Deserialize<'de> for $name {
             fn deserialize<D>(deserializer: D) -> ::core::result::Result<Self, D::Error>
             where
                 D: $crate::wire::__private::serde::Deserializer<'de>,
             {
-                use $crate::wire::__private::serde::de::Error as _;
+                use $crate::wire::__private::serde::de::{self, Error as _};
                 use $crate::wire::__private::serde_json::{Map, Value};
-                let object = <Map<String, Value> as
-                    $crate::wire::__private::serde::Deserialize>::deserialize(deserializer)?;
-                let tag = match object.get($tag_key) {
-                    Some(Value::String(tag)) => tag.as_str(),
-                    Some(other) => {
-                        return Err(D::Error::custom(format_args!(
-                            "{}: invalid type: {}, expected a string tag",
-                            $tag_key,
-                            $crate::wire::describe_json_type(other)
-                        )))
+                struct __Visitor;
+                impl<'de> de::Visitor<'de> for __Visitor {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+                        f.write_str(concat!("a ", stringify!($name), " object"))
                     }
-                    None => return Err(D::Error::missing_field($tag_key)),
-                };
-                match tag {
-                    $(
-                        $vtag $(| $valias)* => {
-                            $crate::wire::wrap_path_error("", Value::Object(object)).map(Self::$variant)
+                    fn visit_map<A>(self, mut map: A) -> ::core::result::Result<$name, A::Error>
+                    where
+                        A: de::MapAccess<'de>,
+                    {
+                        let Some(first) = map.next_key::<String>()? else {
+                            return Err(A::Error::missing_field($tag_key));
+                        };
+                        if first != $tag_key {
+                            // The tag is not first: buffer the object, then dispatch.
+                            let mut object = Map::new();
+                            object.insert(first, map.next_value::<Value>()?);
+                            while let Some((key, value)) = map.next_entry::<String, Value>()? {
+                                object.insert(key, value);
+                            }
+                            return $name::__from_object(object);
                         }
-                    )*
-                    _ => Ok(Self::Unknown(object)),
+                        // The tag comes first (the common case): stream the rest of the
+                        // object straight into the payload type.
+                        let tag = match map.next_value::<Value>()? {
+                            Value::String(tag) => tag,
+                            other => return Err($crate::wire::__bad_tag::<A::Error>($tag_key, &other)),
+                        };
+                        let rest = de::value::MapAccessDeserializer::new(map);
+                        match tag.as_str() {
+                            $(
+                                $vtag $(| $valias)* => {
+                                    <$payload as de::Deserialize>::deserialize(rest).map($name::$variant)
+                                }
+                            )*
+                            _ => {
+                                let mut object = Map::new();
+                                object.insert(first, Value::String(tag));
+                                object.extend(<Map<String, Value> as de::Deserialize>::deserialize(rest)?);
+                                Ok($name::Unknown(object))
+                            }
+                        }
+                    }
                 }
+                deserializer.deserialize_map(__Visitor)
             }
         }
 

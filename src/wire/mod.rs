@@ -18,8 +18,8 @@ pub use meta::{ReplyKind, ReplySpec, Request, UnionInfo, VariantInfo};
 pub use meta::{accepts_empty, reply_of, reply_roundtrip_of, schema_of};
 pub use strict::{Strict, from_str};
 pub use support::{
-    Classify, Empty, IsReply, NoReply, Reply, UnknownPayload, content_or_empty, null_as_default,
-    wrap_path_error,
+    Classify, Empty, IsReply, NoReply, Reply, UnknownPayload, content_or_empty, decode_buffered,
+    null_as_default, wrap_path_error,
 };
 
 #[doc(hidden)]
@@ -35,6 +35,14 @@ pub fn describe_json_type(value: &serde_json::Value) -> &'static str {
         serde_json::Value::Array(_) => "array",
         serde_json::Value::Object(_) => "object",
     }
+}
+
+#[doc(hidden)]
+pub fn __bad_tag<E: serde::de::Error>(tag_key: &str, found: &serde_json::Value) -> E {
+    E::custom(format_args!(
+        "{tag_key}: invalid type: {}, expected a string tag",
+        describe_json_type(found)
+    ))
 }
 
 #[doc(hidden)]

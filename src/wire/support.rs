@@ -98,6 +98,20 @@ where
     deserializer.deserialize_option(OptionVisitor(std::marker::PhantomData))
 }
 
+/// Deserializes `T` from a borrowed buffered JSON value: decodes directly (no copy, no
+/// path tracking) and only on failure decodes again through [`wrap_path_error`] to
+/// produce an error that names the offending field.
+pub fn decode_buffered<T, E>(prefix: &str, value: &Value) -> Result<T, E>
+where
+    T: serde::de::DeserializeOwned,
+    E: serde::de::Error,
+{
+    match T::deserialize(super::Strict(value)) {
+        Ok(decoded) => Ok(decoded),
+        Err(_) => wrap_path_error(prefix, value.clone()),
+    }
+}
+
 /// Deserializes `T` from a buffered JSON value. Errors are prefixed with the path of
 /// the offending field inside that value (joined to `prefix`), so they name the field
 /// even though the value was buffered.

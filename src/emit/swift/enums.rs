@@ -1,0 +1,144 @@
+//! Closed string enums: `enum X: String, Codable, Hashable, Sendable, CaseIterable`.
+
+use askama::Template;
+
+use crate::model::{self, Enum, Literal, NamedType};
+
+use super::layout::{self, doc_comment, string_literal};
+use super::naming::{self, Scope};
+use super::templates::{LiteralEnumTemplate, StringEnumTemplate};
+use super::types::{self, TypeContext};
+
+/// The Swift case name of a literal value (before making it unique).
+fn literal_case(value: &Literal) -> String {
+    match value {
+        Literal::String(s) => naming::member_name(s),
+        Literal::Number(n) => {
+            let text = n.to_string().replace('.', "Dot").replace('+', "");
+            match text.strip_prefix('-') {
+                Some(negative) => format!("minus{negative}"),
+                None => format!("n{text}"),
+            }
+        }
+        Literal::Bool(b) => b.to_string(),
+        Literal::Null => "null".to_owned(),
+    }
+}
+
+/// The Swift case names of an enum's values, unique, escaped and in value order.
+pub fn case_names(e: &Enum) -> Vec<String> {
+    // The members the enum declares besides its cases.
+    let reserved: &[&str] = if e.is_string() {
+        &["rawValue", "allCases"]
+    } else {
+        &["value", "allCases"]
+    };
+    let mut scope = Scope::with_reserved(reserved);
+    e.values
+        .iter()
+        .map(|v| naming::escaped(&scope.claim(literal_case(&v.value))))
+        .collect()
+}
+
+/// Renders an enum whose values are not all strings: decoded through `JSONValue`.
+fn render_literal_enum(
+    ctx: &TypeContext<'_>,
+    named: &NamedType,
+    name: &str,
+    e: &Enum,
+) -> Result<String, model::Error> {
+    let cases = case_names(e);
+    let mut declarations = Vec::new();
+    let mut value_arms = Vec::new();
+    let mut decode_arms = Vec::new();
+    for (value, case) in e.values.iter().zip(&cases) {
+        declarations.push(format!(
+            "{}{}",
+            doc_comment(value.docs.description.as_deref(), 2),
+            layout::guarded(format!("  case {case}\n"), 2).trim_end()
+        ));
+        let arm = format!("    case .{case}: {}\n", types::literal_json(&value.value));
+        value_arms.push(layout::guarded(arm, 4).trim_end().to_owned());
+        let patterns: Vec<String> = std::iter::once(&value.value)
+            .chain(&value.aliases)
+            .map(types::literal_json)
+            .collect();
+        let arm = format!("    case {}: self = .{case}\n", patterns.join(", "));
+        decode_arms.push(layout::guarded(arm, 4).trim_end().to_owned());
+    }
+    LiteralEnumTemplate {
+        docs: doc_comment(named.docs.description.as_deref(), 0),
+        header: layout::type_header(
+            0,
+            &format!("public enum {name}: "),
+            &["Codable", "Hashable", "Sendable", "CaseIterable"],
+        )
+        .trim_end()
+        .to_owned(),
+        name: name.to_owned(),
+        name_literal: string_literal(name),
+        cases: declarations,
+        value_arms,
+        decode_arms,
+    }
+    .render()
+    .map_err(|err| ctx.error(&named.pointer, err.to_string()))
+}
+
+/// Renders a string enum. Values with input aliases get a hand-written decoder that
+/// maps each alias to its canonical case; encoding always writes the canonical value.
+pub fn render(
+    ctx: &TypeContext<'_>,
+    named: &NamedType,
+    name: &str,
+    e: &Enum,
+) -> Result<String, model::Error> {
+    if !e.is_string() {
+        return render_literal_enum(ctx, named, name, e);
+    }
+    let cases = case_names(e);
+    let mut declarations = Vec::new();
+    let mut alias_arms = Vec::new();
+    let has_aliases = e.values.iter().any(|v| !v.aliases.is_empty());
+    for (value, case) in e.values.iter().zip(&cases) {
+        let raw = value.value.as_str().unwrap_or_default();
+        let bare = case.trim_matches('`');
+        let declaration = if bare == raw {
+            format!("  case {case}")
+        } else {
+            format!("  case {case} = {}", string_literal(raw))
+        };
+        declarations.push(format!(
+            "{}{}",
+            doc_comment(value.docs.description.as_deref(), 2),
+            layout::guarded(format!("{declaration}\n"), 2).trim_end()
+        ));
+        if has_aliases {
+            let mut spellings = vec![string_literal(raw)];
+            spellings.extend(
+                value
+                    .aliases
+                    .iter()
+                    .filter_map(|a| a.as_str())
+                    .map(string_literal),
+            );
+            alias_arms.push(format!("    case {}: self = .{case}", spellings.join(", ")));
+        }
+    }
+    let template = StringEnumTemplate {
+        docs: doc_comment(named.docs.description.as_deref(), 0),
+        name: name.to_owned(),
+        header: layout::type_header(
+            0,
+            &format!("public enum {name}: "),
+            &["String", "Codable", "Hashable", "Sendable", "CaseIterable"],
+        )
+        .trim_end()
+        .to_owned(),
+        cases: declarations,
+        alias_arms,
+    };
+    template
+        .render()
+        .map_err(|err| ctx.error(&named.pointer, err.to_string()))
+}

@@ -1,0 +1,300 @@
+//! Swift identifiers: case conversion, reserved words, deterministic collision handling.
+
+use std::collections::BTreeSet;
+
+/// Words Swift reserves in declarations and expressions; an identifier spelled like one
+/// is written in backticks.
+const KEYWORDS: &[&str] = &[
+    "Any",
+    "Protocol",
+    "Self",
+    "Type",
+    "as",
+    "associatedtype",
+    "await",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "continue",
+    "default",
+    "defer",
+    "deinit",
+    "do",
+    "else",
+    "enum",
+    "extension",
+    "fallthrough",
+    "false",
+    "fileprivate",
+    "for",
+    "func",
+    "guard",
+    "if",
+    "import",
+    "in",
+    "init",
+    "inout",
+    "internal",
+    "is",
+    "let",
+    "nil",
+    "open",
+    "operator",
+    "precedencegroup",
+    "private",
+    "protocol",
+    "public",
+    "repeat",
+    "rethrows",
+    "return",
+    "self",
+    "static",
+    "struct",
+    "subscript",
+    "super",
+    "switch",
+    "throw",
+    "throws",
+    "true",
+    "try",
+    "typealias",
+    "var",
+    "where",
+    "while",
+];
+
+/// Type names that would shadow the Swift standard library or Foundation types the
+/// generated code uses; a schema type with such a name gets a `Value` suffix.
+const SHADOWING_TYPES: &[&str] = &[
+    "Array",
+    "Bool",
+    "Codable",
+    "CodingKey",
+    "CodingKeys",
+    "Data",
+    "Decodable",
+    "Decoder",
+    "DecodingError",
+    "Dictionary",
+    "Double",
+    "Encodable",
+    "Encoder",
+    "Error",
+    "Hashable",
+    "Int",
+    "Int16",
+    "Int32",
+    "Int64",
+    "Int8",
+    "Optional",
+    "Result",
+    "Sendable",
+    "String",
+    "UInt",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+    "UInt8",
+    "Void",
+];
+
+/// Whether `name` must be written in backticks.
+pub fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+}
+
+/// `name` as written in Swift source: in backticks when it is a reserved word.
+pub fn escaped(name: &str) -> String {
+    if is_keyword(name) {
+        format!("`{name}`")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// Splits a schema name or wire name into words: at any character that is not a letter
+/// or digit, at lower-to-upper case changes (`workingDirectory`), and before the last
+/// capital of an acronym followed by lowercase (`IPCResponse` → `IPC`, `Response`).
+pub fn words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        if let Some(&prev) = current.chars().last().as_ref() {
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            let boundary = (c.is_uppercase() && (prev.is_lowercase() || prev.is_ascii_digit()))
+                || (c.is_uppercase() && prev.is_uppercase() && next_lower);
+            if boundary {
+                words.push(std::mem::take(&mut current));
+            }
+        }
+        current.push(c);
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Makes sure an identifier does not start with a digit (and is not empty).
+fn guard_start(name: String, prefix: &str) -> String {
+    match name.chars().next() {
+        None => prefix.to_owned(),
+        Some(c) if c.is_ascii_digit() => format!("{prefix}{name}"),
+        Some(_) => name,
+    }
+}
+
+/// Joins words, putting `Dot` between two words that are both numbers (`2.0` →
+/// `2Dot0`; an underscore would break lowerCamelCase).
+fn join(words: &[String], first: impl Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    for (i, word) in words.iter().enumerate() {
+        let numeric = word.chars().all(|c| c.is_ascii_digit());
+        if i > 0 && numeric && out.ends_with(|c: char| c.is_ascii_digit()) {
+            out.push_str("Dot");
+        }
+        if i == 0 {
+            out.push_str(&first(word));
+        } else {
+            out.push_str(&capitalized(word));
+        }
+    }
+    out
+}
+
+/// `UpperCamelCase` for type names. A name that already is a valid identifier starting
+/// with an uppercase letter is kept as it is (`IPCResponse`, `IpcMessage`).
+pub fn type_name(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && name.chars().next().is_some_and(char::is_uppercase);
+    let base = if plain {
+        name.to_owned()
+    } else {
+        guard_start(join(&words(name), capitalized), "T")
+    };
+    if SHADOWING_TYPES.contains(&base.as_str()) || is_keyword(&base) {
+        format!("{base}Value")
+    } else {
+        base
+    }
+}
+
+/// Member names that even backticks do not make usable (a parameter `self` shadows
+/// the instance, `.init` is the initializer); they get a `Value` suffix.
+const UNUSABLE_MEMBERS: &[&str] = &["self", "super", "init", "deinit", "subscript"];
+
+/// `lowerCamelCase` for properties, enum cases and coding keys: the first word in
+/// lowercase (an acronym too: `IPCResponse` → `ipcResponse`), the others capitalized
+/// (`project_path` → `projectPath`, `update-section` → `updateSection`).
+pub fn member_name(name: &str) -> String {
+    let words = words(name);
+    let name = guard_start(join(&words, |w| w.to_lowercase()), "n");
+    if UNUSABLE_MEMBERS.contains(&name.as_str()) {
+        format!("{name}Value")
+    } else {
+        name
+    }
+}
+
+/// Hands out unique names within one scope, in a deterministic order: the first
+/// claimant of a name gets it, later ones get `2`, `3`, ... appended.
+#[derive(Debug, Default, Clone)]
+pub struct Scope {
+    taken: BTreeSet<String>,
+}
+
+impl Scope {
+    /// A scope in which `reserved` names are already taken.
+    pub fn with_reserved(reserved: &[&str]) -> Self {
+        Self {
+            taken: reserved.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    /// Claims `name`, or the first free `name2`, `name3`, ...
+    pub fn claim(&mut self, name: String) -> String {
+        if self.taken.insert(name.clone()) {
+            return name;
+        }
+        let mut n = 2;
+        loop {
+            let candidate = format!("{name}{n}");
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+            n += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_words() {
+        assert_eq!(words("workingDirectory"), ["working", "Directory"]);
+        assert_eq!(words("IPCResponse"), ["IPC", "Response"]);
+        assert_eq!(words("project_path"), ["project", "path"]);
+        assert_eq!(
+            words("ck3lens.validateFile"),
+            ["ck3lens", "validate", "File"]
+        );
+        assert_eq!(words("update-section"), ["update", "section"]);
+        assert_eq!(words("2.0"), ["2", "0"]);
+    }
+
+    #[test]
+    fn member_names_are_lower_camel_case() {
+        assert_eq!(member_name("supports_images"), "supportsImages");
+        assert_eq!(member_name("shellPid"), "shellPid");
+        assert_eq!(member_name("IPCResponse"), "ipcResponse");
+        assert_eq!(member_name("StdinWrite"), "stdinWrite");
+        assert_eq!(
+            member_name("workbench.action.problems.focus"),
+            "workbenchActionProblemsFocus"
+        );
+        assert_eq!(member_name("2.0"), "n2Dot0");
+        assert_eq!(member_name("return"), "return");
+        assert_eq!(member_name("self"), "selfValue");
+        assert_eq!(member_name("init"), "initValue");
+        assert_eq!(escaped(&member_name("return")), "`return`");
+        assert_eq!(member_name(""), "n");
+    }
+
+    #[test]
+    fn type_names_are_upper_camel_case_and_do_not_shadow() {
+        assert_eq!(type_name("IPCResponse"), "IPCResponse");
+        assert_eq!(type_name("complete_review"), "CompleteReview");
+        assert_eq!(type_name("false"), "False");
+        assert_eq!(type_name("String"), "StringValue");
+        assert_eq!(type_name("Type"), "TypeValue");
+        assert_eq!(type_name("3d"), "T3d");
+    }
+
+    #[test]
+    fn scope_suffixes_collisions_in_claim_order() {
+        let mut scope = Scope::with_reserved(&["tag"]);
+        assert_eq!(scope.claim("tag".into()), "tag2");
+        assert_eq!(scope.claim("baseUri".into()), "baseUri");
+        assert_eq!(scope.claim("baseUri".into()), "baseUri2");
+        assert_eq!(scope.claim("baseUri".into()), "baseUri3");
+    }
+}

@@ -1,0 +1,240 @@
+//! Swift spellings of model type expressions, literals and defaults.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use crate::model::{self, IntType, IntWidth, Literal, Model, TypeExpr, TypeKind};
+
+use super::layout::string_literal;
+
+/// What a module's generated code can refer to: the Swift name of every model type, and
+/// the names nested declarations shadow in the current scope.
+#[derive(Debug, Clone)]
+pub struct TypeContext<'a> {
+    /// The model being rendered.
+    pub model: &'a Model,
+    /// The Swift module name (used to qualify shadowed names).
+    pub module: &'a str,
+    /// Model type name → Swift type name.
+    pub names: &'a BTreeMap<String, String>,
+    /// Swift type names declared in the current nested scope; references to top-level
+    /// types of the same name are qualified with the module name.
+    pub shadowed: BTreeSet<String>,
+    /// Fields stored in an `Indirect` box to break struct recursion.
+    pub boxed: &'a super::recursion::Boxed,
+}
+
+impl<'a> TypeContext<'a> {
+    /// The same context inside a scope that declares `nested` type names.
+    pub fn nested(&self, nested: impl IntoIterator<Item = String>) -> Self {
+        let mut shadowed = self.shadowed.clone();
+        shadowed.extend(nested);
+        Self {
+            shadowed,
+            ..self.clone()
+        }
+    }
+
+    /// The error for an unsupported construct at `pointer`.
+    pub fn error(&self, pointer: &str, message: impl Into<String>) -> model::Error {
+        model::Error::new(&self.model.file, pointer, message)
+    }
+
+    /// The Swift name of the model type `name`, qualified when shadowed.
+    pub fn type_ref(&self, name: &str, pointer: &str) -> Result<String, model::Error> {
+        let swift = self
+            .names
+            .get(name)
+            .ok_or_else(|| self.error(pointer, format!("reference to unknown type `{name}`")))?;
+        Ok(if self.shadowed.contains(swift) {
+            format!("{}.{swift}", self.module)
+        } else {
+            swift.clone()
+        })
+    }
+
+    /// The Swift type of `expr` (optional when nullable).
+    pub fn swift_type(&self, expr: &TypeExpr, pointer: &str) -> Result<String, model::Error> {
+        Ok(match expr {
+            TypeExpr::Any | TypeExpr::Null => "JSONValue".to_owned(),
+            TypeExpr::Bool => "Bool".to_owned(),
+            TypeExpr::Integer(int) => int_type(int.width).to_owned(),
+            TypeExpr::Number(_) => "Double".to_owned(),
+            TypeExpr::String(_) => "String".to_owned(),
+            TypeExpr::Literal(literal) => literal_type(literal).to_owned(),
+            TypeExpr::Array(item) => format!("[{}]", self.swift_type(item, pointer)?),
+            TypeExpr::Map(value) => format!("[String: {}]", self.swift_type(value, pointer)?),
+            TypeExpr::Ref(name) => self.type_ref(name, pointer)?,
+            TypeExpr::Nullable(inner) => format!("{}?", self.swift_type(inner, pointer)?),
+            TypeExpr::Tuple(items) => {
+                if items.is_empty() || items.len() > MAX_TUPLE {
+                    return Err(self.error(
+                        pointer,
+                        format!(
+                            "the Swift generator supports tuples (`prefixItems`) of 1 to \
+                             {MAX_TUPLE} items, not {}",
+                            items.len()
+                        ),
+                    ));
+                }
+                let items = items
+                    .iter()
+                    .map(|item| self.swift_type(item, pointer))
+                    .collect::<Result<Vec<_>, _>>()?;
+                format!("Tuple{}<{}>", items.len(), items.join(", "))
+            }
+        })
+    }
+
+    /// The named type `name` refers to, after aliases.
+    pub fn resolve(&self, name: &str) -> Option<&'a model::NamedType> {
+        self.model.resolve(name)
+    }
+
+    /// A Swift expression for the JSON `value` as a value of type `expr` (field
+    /// defaults). Only simple values are supported.
+    pub fn default_literal(
+        &self,
+        expr: &TypeExpr,
+        value: &Value,
+        pointer: &str,
+    ) -> Result<String, model::Error> {
+        let unsupported = || {
+            self.error(
+                pointer,
+                format!("the Swift generator does not support the default value {value}"),
+            )
+        };
+        let expr = expr.non_null();
+        Ok(match (expr, value) {
+            (_, Value::Null) => "nil".to_owned(),
+            (TypeExpr::Bool, Value::Bool(b)) => b.to_string(),
+            (TypeExpr::Integer(_) | TypeExpr::Number(_), Value::Number(n)) => n.to_string(),
+            (TypeExpr::String(_), Value::String(s)) => string_literal(s),
+            (TypeExpr::Array(_), Value::Array(items)) if items.is_empty() => "[]".to_owned(),
+            (TypeExpr::Map(_), Value::Object(map)) if map.is_empty() => "[:]".to_owned(),
+            (TypeExpr::Ref(name), Value::String(s)) => {
+                let target = self.resolve(name).ok_or_else(unsupported)?;
+                match &target.kind {
+                    TypeKind::Enum(e) => {
+                        let index = e
+                            .values
+                            .iter()
+                            .position(|v| v.value.as_str() == Some(s))
+                            .ok_or_else(unsupported)?;
+                        let cases = super::enums::case_names(e);
+                        format!(".{}", cases[index])
+                    }
+                    _ => return Err(unsupported()),
+                }
+            }
+            _ => return Err(unsupported()),
+        })
+    }
+}
+
+/// The largest tuple the runtime declares a `TupleN` type for.
+pub const MAX_TUPLE: usize = 4;
+
+/// The Swift integer type of a width.
+pub fn int_type(width: IntWidth) -> &'static str {
+    match width {
+        IntWidth::I8 => "Int8",
+        IntWidth::I16 => "Int16",
+        IntWidth::I32 => "Int32",
+        IntWidth::I64 => "Int64",
+        IntWidth::U8 => "UInt8",
+        IntWidth::U16 => "UInt16",
+        IntWidth::U32 => "UInt32",
+        IntWidth::U64 => "UInt64",
+    }
+}
+
+/// The natural range of a width.
+fn int_range(width: IntWidth) -> (i128, i128) {
+    let bits = width.bits();
+    if width.signed() {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+/// A Swift range expression for the bounds of `int` that its storage type does not
+/// already enforce (`1...UInt32.max`), or `None` when there are none.
+pub fn int_bounds(int: &IntType) -> Option<String> {
+    let ty = int_type(int.width);
+    let (low, high) = int_range(int.width);
+    let min = int.minimum.filter(|&m| m > low);
+    let max = int.maximum.filter(|&m| m < high);
+    match (min, max) {
+        (None, None) => None,
+        (Some(min), None) => Some(format!("{min}...{ty}.max")),
+        (None, Some(max)) => Some(format!("{ty}.min...{max}")),
+        (Some(min), Some(max)) => Some(format!("{min}...{max}")),
+    }
+}
+
+impl<'a> TypeContext<'a> {
+    /// The integer type inside `expr` when it is an integer, an array of integers or a
+    /// nullable one, directly or through type aliases (the shapes the bound checks
+    /// support).
+    pub fn bounded_int<'e>(&self, expr: &'e TypeExpr) -> Option<&'e IntType>
+    where
+        'a: 'e,
+    {
+        let direct = |expr: &'e TypeExpr| -> Option<&'e IntType> {
+            let mut current = expr.non_null();
+            for _ in 0..=self.model.types.len() {
+                match current {
+                    TypeExpr::Integer(int) => return Some(int),
+                    TypeExpr::Ref(name) => match &self.model.get(name)?.kind {
+                        TypeKind::Alias(inner) => current = inner.non_null(),
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
+            None
+        };
+        match expr.non_null() {
+            TypeExpr::Array(item) => direct(item),
+            other => direct(other),
+        }
+    }
+}
+
+/// The Swift type of a literal value.
+pub fn literal_type(literal: &Literal) -> &'static str {
+    match literal {
+        Literal::String(_) => "String",
+        Literal::Bool(_) => "Bool",
+        Literal::Number(n) if n.is_i64() => "Int64",
+        Literal::Number(n) if n.is_u64() => "UInt64",
+        Literal::Number(_) => "Double",
+        Literal::Null => "JSONValue",
+    }
+}
+
+/// A Swift expression of the literal's [`literal_type`].
+pub fn literal_value(literal: &Literal) -> String {
+    match literal {
+        Literal::String(s) => string_literal(s),
+        Literal::Bool(b) => b.to_string(),
+        Literal::Number(n) => n.to_string(),
+        Literal::Null => "JSONValue.null".to_owned(),
+    }
+}
+
+/// A `JSONValue` expression for a literal.
+pub fn literal_json(literal: &Literal) -> String {
+    match literal {
+        Literal::String(s) => format!(".string({})", string_literal(s)),
+        Literal::Bool(b) => format!(".bool({b})"),
+        Literal::Number(n) if n.is_i64() => format!(".integer({n})"),
+        Literal::Number(n) if n.is_u64() => format!(".unsignedInteger({n})"),
+        Literal::Number(n) => format!(".number({n})"),
+        Literal::Null => ".null".to_owned(),
+    }
+}

@@ -1,0 +1,1 @@
+{{ docs }}public typealias {{ name }} = {{ target }}

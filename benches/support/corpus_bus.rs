@@ -220,7 +220,7 @@ fn log_payload(g: &mut Gen, s: &Scene) -> Value {
     let level = g.pick(&["info", "info", "info", "debug", "debug", "warn", "error"]);
     let component = g.pick(&["APP", "MCP", "EXT", "DAEMON"]);
     let message = match g.below(4) {
-        0 => format!("[{component}:{}] {}", s.shell_pid, g.prose(4, 12)),
+        0 => format!("[{component}:{}] {}", s.shell_pid, g.prose(3, 9)),
         1 => format!(
             "[{component}:{}] Received message type: {}",
             s.shell_pid,

@@ -11,6 +11,7 @@ struct Scene {
     project_path: String,
     taskspace: String,
     workspace: String,
+    in_taskspace: bool,
     shell_pid: u32,
 }
 
@@ -20,21 +21,34 @@ impl Scene {
         let project = g.project();
         let project_path = g.project_path(user, project);
         let taskspace = g.uuid();
-        let workspace = format!("{project_path}/task-{taskspace}/{project}");
+        // A third of the agents run outside any taskspace, in a plain checkout.
+        let in_taskspace = g.chance(0.67);
+        let workspace = if in_taskspace {
+            format!("{project_path}/task-{taskspace}/{project}")
+        } else {
+            format!("/home/{user}/{project}")
+        };
         Self {
             project_path,
             taskspace,
             workspace,
+            in_taskspace,
             shell_pid: g.int(1_000, 99_999),
         }
     }
 
+    /// `{workingDirectory}` plus `taskspaceUuid` when inside a taskspace.
+    fn base_sender(&self) -> Value {
+        let mut sender = json!({"workingDirectory": self.workspace});
+        if self.in_taskspace {
+            sender["taskspaceUuid"] = json!(self.taskspace);
+        }
+        sender
+    }
+
     /// The MCP server: full sender (the shell PID is missing when discovery failed).
     fn mcp(&self, g: &mut Gen) -> Value {
-        let mut sender = json!({
-            "workingDirectory": self.workspace,
-            "taskspaceUuid": self.taskspace,
-        });
+        let mut sender = self.base_sender();
         if g.chance(0.9) {
             sender["shellPid"] = json!(self.shell_pid);
         }
@@ -43,7 +57,7 @@ impl Scene {
 
     /// The VS Code extension: its workspace folder and taskspace.
     fn extension(&self) -> Value {
-        json!({"workingDirectory": self.workspace, "taskspaceUuid": self.taskspace})
+        self.base_sender()
     }
 
     /// Any sender, weighted like the bus traffic.

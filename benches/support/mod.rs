@@ -6,4 +6,5 @@ pub mod approaches;
 pub mod corpus;
 pub mod corpus_bus;
 pub mod corpus_other;
+pub mod synthetic_schema;
 pub mod values;

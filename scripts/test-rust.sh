@@ -13,3 +13,4 @@ cargo run --quiet --locked -- check
 # Sum the "test result:" lines of every test binary.
 read -r pass fail < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")
 echo "rust: $pass tests passed, $fail failed; clippy, fmt and 'symgen check' clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "$pass $fail" >>"${SYMGEN_COUNTS:-/dev/null}"

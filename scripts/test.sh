@@ -3,7 +3,8 @@
 # Usage: scripts/test.sh            (all languages)
 #        scripts/test.sh rust ts    (only those)
 # Each language has scripts/test-<lang>.sh; it appends one summary line to
-# "$SYMGEN_SUMMARY" and exits non-zero on failure.
+# "$SYMGEN_SUMMARY", appends "<passed> <failed>" check counts to "$SYMGEN_COUNTS", and
+# exits non-zero on failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,8 +18,9 @@ if [ ${#langs[@]} -eq 0 ]; then
 fi
 
 SYMGEN_SUMMARY=$(mktemp)
-export SYMGEN_SUMMARY
-trap 'rm -f "$SYMGEN_SUMMARY"' EXIT
+SYMGEN_COUNTS=$(mktemp)
+export SYMGEN_SUMMARY SYMGEN_COUNTS
+trap 'rm -f "$SYMGEN_SUMMARY" "$SYMGEN_COUNTS"' EXIT
 
 passed=0
 failed=0
@@ -44,5 +46,10 @@ cat "$SYMGEN_SUMMARY"
 if [ ${#failed_langs[@]} -gt 0 ]; then
   echo "failed: ${failed_langs[*]}"
 fi
-echo "languages: $passed passed, $failed failed"
+echo "languages: $passed ok, $failed failed"
+read -r checks_passed checks_failed < <(awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }' "$SYMGEN_COUNTS")
+if [ "$failed" -gt 0 ] && [ "$checks_failed" -eq 0 ]; then
+  checks_failed=$failed
+fi
+echo "total: $checks_passed passed, $checks_failed failed"
 [ "$failed" -eq 0 ]

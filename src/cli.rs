@@ -27,6 +27,9 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// Regenerate every committed output (the main job): `schema/` and everything under
+    /// `generated/`, from the built-in protocols.
+    Generate,
     /// Regenerate every output in memory and fail with a diff when the committed files
     /// are stale, missing or orphaned. Writes nothing.
     Check,
@@ -95,6 +98,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 changed.len(),
                 dir.display()
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Generate => {
+            let mut changed = 0;
+            for set in all_outputs(Path::new("")) {
+                let count = check::write(&set, true)?.len();
+                eprintln!(
+                    "symgen generate: {} file(s) changed in {}",
+                    count,
+                    set.dir.display()
+                );
+                changed += count;
+            }
+            eprintln!("symgen generate: done ({changed} file(s) changed)");
             Ok(ExitCode::SUCCESS)
         }
         Command::Check => {

@@ -182,3 +182,45 @@ fn requests_declare_their_reply_types() {
     assert_eq!(reply_of::<messages::Log>(), "()");
     assert_eq!(<messages::GetSelection as Request>::TAG, "get_selection");
 }
+
+#[test]
+fn boolean_tagged_active_file_result() {
+    use symgen::protocols::ck3lens::ActiveFileResult;
+    let inactive: ActiveFileResult = decode(r#"{"active":false}"#).unwrap();
+    assert_eq!(inactive, ActiveFileResult::Inactive);
+    assert_eq!(
+        serde_json::to_value(&inactive).unwrap(),
+        json!({"active": false})
+    );
+    let text = r#"{"active":true,"uri":"file:///x","path":"/x","languageId":"python","isDirty":false,"lineCount":3,"selection":{"line":1,"column":1},"diagnostics":[]}"#;
+    let active: ActiveFileResult = decode(text).unwrap();
+    assert!(matches!(active, ActiveFileResult::Active(_)));
+    assert_eq!(
+        serde_json::to_value(&active).unwrap(),
+        serde_json::from_str::<Value>(text).unwrap()
+    );
+    let err = decode::<ActiveFileResult>(r#"{"active":"yes"}"#).unwrap_err();
+    assert!(err.contains("active"), "{err}");
+    let err = decode::<ActiveFileResult>(r#"{"active":true,"uri":"u"}"#).unwrap_err();
+    assert!(err.contains("path"), "{err}");
+}
+
+#[test]
+fn structs_do_not_decode_from_arrays() {
+    // serde's derive alone would accept `["info","m"]` for `{level, message}`.
+    let text = format!(r#"{{"type":"log","id":"1",{SENDER},"payload":["info","m"]}}"#);
+    assert!(symgen::wire::from_str::<IpcMessage>(&text).is_err());
+    let text = format!(r#"{{"payload":["info","m"],"type":"log","id":"1",{SENDER}}}"#);
+    assert!(symgen::wire::from_str::<IpcMessage>(&text).is_err());
+    let text = r#"{"type":"marco","id":"1","sender":["/tmp"],"payload":{}}"#;
+    assert!(symgen::wire::from_str::<IpcMessage>(text).is_err());
+    let text = format!(r#"{{"type":"marco","id":"1",{SENDER},"payload":[]}}"#);
+    assert!(symgen::wire::from_str::<IpcMessage>(&text).is_err());
+    let root = symgen::protocols::find("symposium").unwrap();
+    assert!(root.roots[0].roundtrip(text.as_str()).is_err());
+    // Arrays where the schema says array still decode.
+    let text = format!(
+        r#"{{"type":"taskspace_state","id":"1",{SENDER},"payload":{{"project_path":"/p","taskspace_uuid":"u"}}}}"#
+    );
+    assert!(symgen::wire::from_str::<IpcMessage>(&text).is_ok());
+}

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::schema::build::{add_constraint, at_least_one_of};
 use crate::schema::{ProtocolDef, RootType};
-use crate::wire::{Classify, Empty, Reply};
+use crate::wire::{Classify, Empty, Reply, describe_json_type, wrap_path_error};
 
 crate::const_str! {
     /// The JSON-RPC version marker; exactly `"2.0"`.
@@ -370,16 +370,82 @@ pub struct ActiveFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Result of `getActiveFile`: `{active: false}` or the active file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "active")]
+/// Result of `getActiveFile`: `{active: false}` or the active file (`active: true` beside
+/// its fields). The tag is a JSON boolean, which serde's internal tagging cannot express,
+/// hence the hand-written impls.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ActiveFileResult {
     /// No active editor.
-    #[serde(rename = "false")]
-    Inactive {},
+    Inactive,
     /// An active editor.
-    #[serde(rename = "true")]
     Active(ActiveFile),
+}
+
+impl Serialize for ActiveFileResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Tagged<'a> {
+            active: bool,
+            #[serde(flatten)]
+            file: Option<&'a ActiveFile>,
+        }
+        let file = match self {
+            Self::Inactive => None,
+            Self::Active(file) => Some(file),
+        };
+        Tagged {
+            active: file.is_some(),
+            file,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ActiveFileResult {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
+        match object.get("active") {
+            Some(Value::Bool(false)) => Ok(Self::Inactive),
+            Some(Value::Bool(true)) => wrap_path_error("", Value::Object(object)).map(Self::Active),
+            None | Some(Value::Null) => Err(D::Error::missing_field("active")),
+            Some(other) => Err(D::Error::custom(format_args!(
+                "active: invalid type: {}, expected a boolean",
+                describe_json_type(other)
+            ))),
+        }
+    }
+}
+
+impl JsonSchema for ActiveFileResult {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ActiveFileResult".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> Schema {
+        let file = generator.subschema_for::<ActiveFile>();
+        schemars::json_schema!({
+            "description": "Result of `getActiveFile`: `{\"active\": false}`, or `{\"active\": true, ...}` with the active file's fields beside the boolean tag.",
+            "type": "object",
+            "required": ["active"],
+            "oneOf": [
+                {
+                    "title": "Inactive",
+                    "description": "No active editor.",
+                    "type": "object",
+                    "properties": { "active": { "type": "boolean", "const": false } },
+                    "required": ["active"]
+                },
+                {
+                    "title": "Active",
+                    "description": "An active editor.",
+                    "type": "object",
+                    "properties": { "active": { "type": "boolean", "const": true } },
+                    "required": ["active"],
+                    "$ref": file.get("$ref")
+                }
+            ]
+        })
+    }
 }
 
 crate::string_enum! {
@@ -476,14 +542,24 @@ pub struct JsonRpcSuccess {
 /// A JSON-RPC error response. `id` is `null` when the request could not be parsed
 /// (drift D-C7; clients also accept the legacy `0`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = id_is_required)]
 pub struct JsonRpcErrorResponse {
     /// Always `"2.0"`.
     pub jsonrpc: JsonRpcVersion,
-    /// The id of the request answered, or `null`.
+    /// The id of the request answered, or `null`. Required, even when `null`.
     #[serde(deserialize_with = "id_or_null")]
     pub id: Option<RequestId>,
     /// The error.
     pub error: JsonRpcError,
+}
+
+/// schemars reads `Option` as "may be absent"; here `id` must be present, even if `null`.
+fn id_is_required(schema: &mut Schema) {
+    if let Some(Value::Array(required)) = schema.get_mut("required")
+        && !required.iter().any(|r| r == "id")
+    {
+        required.insert(required.len().min(1), Value::from("id"));
+    }
 }
 
 fn id_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<RequestId>, D::Error> {
@@ -491,7 +567,7 @@ fn id_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<RequestId
 }
 
 /// A JSON-RPC response line: a success or an error.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum JsonRpcResponse {
     /// A success.
@@ -511,6 +587,24 @@ pub struct PortFile {
     /// Write time in milliseconds since the epoch; readers ignore files older than
     /// 3600 s (drift D-C1).
     pub timestamp: u64,
+}
+
+/// Accepts exactly what the untagged pair accepts, but reports the error of the shape the
+/// line claims to be (an error response when it has a non-null `error`), so the message
+/// names the offending field instead of "did not match any variant".
+impl<'de> Deserialize<'de> for JsonRpcResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
+        let claims_error = object.get("error").is_some_and(|e| !e.is_null());
+        let value = Value::Object(object);
+        let success = || wrap_path_error::<_, D::Error>("", value.clone()).map(Self::Success);
+        let error = || wrap_path_error::<_, D::Error>("", value.clone()).map(Self::Error);
+        if claims_error {
+            error().or_else(|err| success().map_err(|_| err))
+        } else {
+            success().or_else(|err| error().map_err(|_| err))
+        }
+    }
 }
 
 impl Classify for JsonRpcResponse {}

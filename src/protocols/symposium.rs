@@ -15,7 +15,7 @@ use crate::protocols::dialectic::PresentReviewParams;
 use crate::protocols::taskspace_state::{TaskspaceStateRequest, TaskspaceStateResponse};
 use crate::schema::build::add_field_alias;
 use crate::schema::{ProtocolDef, RootType};
-use crate::wire::{Empty, IsReply, NoReply, Reply};
+use crate::wire::{Empty, IsReply, NoReply, Reply, wrap_path_error};
 
 /// Who sent a message. Endpoints use it for routing: the VS Code extension matches
 /// `workingDirectory` against its workspace folders and `shellPid` against its terminals.
@@ -390,14 +390,79 @@ pub enum FeedbackKind {
     },
 }
 
+// Decoding is hand-written below: it reads the tag, then that variant's fields, so an
+// error names the offending field (serde's flattened, internally tagged form loses the
+// path). Encoding and the schema stay derived.
 /// Reviewer feedback on a synthetic pull request (drift D-S17: one tagged type).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct UserFeedback {
     /// The review the feedback is about.
     pub review_id: String,
     /// The feedback itself.
     #[serde(flatten)]
     pub kind: FeedbackKind,
+}
+
+/// The decode-only view of [`UserFeedback`]: the id and the tag.
+#[derive(Deserialize)]
+struct UserFeedbackHead {
+    review_id: String,
+    feedback_type: FeedbackType,
+}
+
+#[derive(Deserialize)]
+enum FeedbackType {
+    #[serde(rename = "comment")]
+    Comment,
+    #[serde(rename = "complete_review")]
+    CompleteReview,
+}
+
+#[derive(Deserialize)]
+struct CommentWire {
+    comment_text: String,
+    #[serde(default)]
+    file_path: Option<String>,
+    #[serde(default)]
+    line_number: Option<NonZeroU32>,
+    #[serde(default)]
+    context_lines: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+struct CompleteReviewWire {
+    completion_action: CompletionAction,
+    #[serde(default)]
+    additional_notes: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for UserFeedback {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let object = Value::Object(serde_json::Map::deserialize(deserializer)?);
+        let head: UserFeedbackHead = wrap_path_error("", object.clone())?;
+        let kind = match head.feedback_type {
+            FeedbackType::Comment => {
+                let wire: CommentWire = wrap_path_error("", object)?;
+                FeedbackKind::Comment {
+                    comment_text: wire.comment_text,
+                    file_path: wire.file_path,
+                    line_number: wire.line_number,
+                    context_lines: wire.context_lines,
+                }
+            }
+            FeedbackType::CompleteReview => {
+                let wire: CompleteReviewWire = wrap_path_error("", object)?;
+                FeedbackKind::CompleteReview {
+                    completion_action: wire.completion_action,
+                    additional_notes: wire.additional_notes,
+                }
+            }
+        };
+        Ok(Self {
+            review_id: head.review_id,
+            kind,
+        })
+    }
 }
 
 /// Asks the app to create a new taskspace in a project.

@@ -25,8 +25,9 @@ pub struct BackendInfo {
     /// The backend language, e.g. `"r"` or `"python"`.
     pub language: String,
     /// Whether the backend can send `plot_image`. Always emitted; a receiver reads a
-    /// missing value as `false` (drift D-W3).
-    #[serde(default)]
+    /// missing or `null` value as `false` (drift D-W3, R3).
+    #[serde(default, deserialize_with = "crate::wire::null_as_default")]
+    #[schemars(with = "Option<bool>")]
     pub supports_images: bool,
 }
 

@@ -34,10 +34,11 @@ impl RootType {
             schema: |generator| generator.subschema_for::<T>(),
             roundtrip: |text| {
                 let mut de = serde_json::Deserializer::from_str(text);
-                let value: T = serde_path_to_error::deserialize(&mut de).map_err(|err| {
-                    let path = err.path().to_string();
-                    format!("{path}: {}", err.inner())
-                })?;
+                let value: T = serde_path_to_error::deserialize(crate::wire::Strict(&mut de))
+                    .map_err(|err| {
+                        let path = err.path().to_string();
+                        format!("{path}: {}", err.inner())
+                    })?;
                 de.end().map_err(|err| err.to_string())?;
                 let encoded = serde_json::to_value(&value).map_err(|err| err.to_string())?;
                 Ok(RoundTrip {

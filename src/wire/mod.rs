@@ -9,12 +9,14 @@
 mod envelope;
 mod internal;
 mod meta;
+mod strict;
 mod string_enum;
 mod support;
 
 pub use meta::{ReplyKind, ReplySpec, Request, UnionInfo, VariantInfo};
 #[doc(hidden)]
 pub use meta::{accepts_empty, reply_of, reply_roundtrip_of, schema_of};
+pub use strict::{Strict, from_str};
 pub use support::{
     Classify, Empty, IsReply, NoReply, Reply, UnknownPayload, content_or_empty, null_as_default,
     wrap_path_error,

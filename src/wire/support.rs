@@ -51,10 +51,11 @@ impl<T: JsonSchema + Serialize + serde::de::DeserializeOwned> ReplySpec for Repl
         ReplyKind::Data(generator.subschema_for::<T>())
     }
     fn reply_roundtrip(data: &Value) -> Option<Result<Value, String>> {
-        let decoded = serde_path_to_error::deserialize::<_, T>(data).map_err(|err| {
-            let path = err.path().to_string();
-            format!("{path}: {}", err.inner())
-        });
+        let decoded =
+            serde_path_to_error::deserialize::<_, T>(super::Strict(data)).map_err(|err| {
+                let path = err.path().to_string();
+                format!("{path}: {}", err.inner())
+            });
         Some(decoded.and_then(|value| serde_json::to_value(value).map_err(|e| e.to_string())))
     }
 }
@@ -105,7 +106,7 @@ where
     T: serde::de::DeserializeOwned,
     E: serde::de::Error,
 {
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|err| {
+    serde_path_to_error::deserialize::<_, T>(super::Strict(value)).map_err(|err| {
         let path = err.path().to_string();
         match (prefix.is_empty(), path == ".") {
             (true, true) => E::custom(err.inner()),

@@ -33,6 +33,9 @@ pub enum Command {
     /// Regenerate every output in memory and fail with a diff when the committed files
     /// are stale, missing or orphaned. Writes nothing.
     Check,
+    /// Validate messages (JSON lines or one document) against a protocol's committed
+    /// schema or a user schema. Exit 0: all valid; 1: any invalid; 2: usage or I/O error.
+    Validate(crate::validate::command::ValidateArgs),
 }
 
 /// The default schema directory, relative to the working directory.
@@ -129,6 +132,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::from(1))
         }
+        Command::Validate(args) => crate::validate::command::run(args),
     }
 }
 

@@ -5,12 +5,14 @@
 //! * [`protocols`]: the protocols symgen ships, one module each, and their registry.
 //! * [`schema`]: JSON Schema (draft 2020-12) generation, one document per protocol.
 //! * [`check`]: the drift check that regenerates everything in memory and compares.
+//! * [`validate`]: the runtime validator and `symgen validate`.
 
 pub mod check;
 pub mod cli;
 pub mod error;
 pub mod protocols;
 pub mod schema;
+pub mod validate;
 pub mod wire;
 
 pub use error::{Error, Result};

@@ -1,5 +1,7 @@
 //! One deterministic JSON Schema (draft 2020-12) document per protocol.
 
+use std::borrow::Cow;
+
 use schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::{Map, Value, json};
@@ -14,13 +16,113 @@ pub struct RoundTrip {
     pub unknown: bool,
 }
 
+/// What serde's typed decode says about an accepted message (see [`RootType::check`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accepted {
+    /// The message's tag: canonical for a known variant, as received for an unknown one;
+    /// `None` for plain structs.
+    pub tag: Option<Cow<'static, str>>,
+    /// Whether it decoded to the "unknown tag" case (R4).
+    pub unknown: bool,
+}
+
+/// Where and why serde rejected a message (see [`RootType::decode_error`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// JSON Pointer of the value serde was decoding when it failed (`""` = the message).
+    pub pointer: String,
+    /// serde's message, without its position.
+    pub message: String,
+    /// 1-based line of the failure in the text (0 when unknown).
+    pub line: usize,
+    /// 1-based byte column of the failure in its line (0 when unknown).
+    pub column: usize,
+}
+
 /// A top-level wire message type of a protocol (a schema root).
 pub struct RootType {
     /// The type name, also its `$defs` key.
     pub name: &'static str,
     schema: fn(&mut SchemaGenerator) -> schemars::Schema,
     roundtrip: fn(&str) -> Result<RoundTrip, String>,
+    check: fn(&str) -> Result<Accepted, serde_json::Error>,
+    check_value: fn(&Value) -> Result<Accepted, serde_json::Error>,
+    decode_error: fn(&str) -> Option<DecodeError>,
     variants: fn() -> &'static [VariantInfo],
+}
+
+fn accepted<T: Classify>(value: &T) -> Accepted {
+    let unknown = value.is_unknown();
+    let tag = if unknown {
+        value.wire_tag().map(|tag| Cow::Owned(tag.to_owned()))
+    } else {
+        value.known_tag().map(Cow::Borrowed)
+    };
+    Accepted { tag, unknown }
+}
+
+fn check_text<T: DeserializeOwned + Classify>(text: &str) -> Result<Accepted, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(crate::wire::Strict(&mut de))?;
+    de.end()?;
+    Ok(accepted(&value))
+}
+
+fn check_value<T: DeserializeOwned + Classify>(
+    value: &Value,
+) -> Result<Accepted, serde_json::Error> {
+    T::deserialize(crate::wire::Strict(value)).map(|decoded| accepted(&decoded))
+}
+
+/// Where serde rejects `text` as `T`, or `None` when it accepts it.
+pub fn decode_error<T: DeserializeOwned>(text: &str) -> Option<DecodeError> {
+    use serde_path_to_error::Segment;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let err = match serde_path_to_error::deserialize::<_, T>(crate::wire::Strict(&mut de)) {
+        Ok(_) => match de.end() {
+            Ok(()) => return None,
+            Err(inner) => {
+                return Some(DecodeError {
+                    pointer: String::new(),
+                    message: strip_position(&inner),
+                    line: inner.line(),
+                    column: inner.column(),
+                });
+            }
+        },
+        Err(err) => err,
+    };
+    let mut pointer = String::new();
+    for segment in err.path().iter() {
+        match segment {
+            Segment::Seq { index } => {
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+            }
+            Segment::Map { key } => {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    let inner = err.inner();
+    Some(DecodeError {
+        pointer,
+        message: strip_position(inner),
+        line: inner.line(),
+        column: inner.column(),
+    })
+}
+
+/// serde_json's message without the trailing " at line L column C".
+fn strip_position(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    let suffix = format!(" at line {} column {}", err.line(), err.column());
+    match text.strip_suffix(&suffix) {
+        Some(stripped) => stripped.to_owned(),
+        None => text,
+    }
 }
 
 impl RootType {
@@ -46,6 +148,9 @@ impl RootType {
                     unknown: value.is_unknown(),
                 })
             },
+            check: check_text::<T>,
+            check_value: check_value::<T>,
+            decode_error: decode_error::<T>,
             variants: T::union_variants,
         }
     }
@@ -66,6 +171,23 @@ impl RootType {
     /// the path of the offending field.
     pub fn roundtrip(&self, text: &str) -> Result<RoundTrip, String> {
         (self.roundtrip)(text)
+    }
+
+    /// serde's verdict on `text` as this type, without re-encoding: the fast path of the
+    /// runtime validator. The decoded value is dropped.
+    pub fn check(&self, text: &str) -> Result<Accepted, serde_json::Error> {
+        (self.check)(text)
+    }
+
+    /// serde's verdict on an already parsed value as this type.
+    pub fn check_value(&self, value: &Value) -> Result<Accepted, serde_json::Error> {
+        (self.check_value)(value)
+    }
+
+    /// Where serde rejects `text` as this type (`None` when it accepts it): the JSON
+    /// Pointer of the value being decoded, the message and the position.
+    pub fn decode_error(&self, text: &str) -> Option<DecodeError> {
+        (self.decode_error)(text)
     }
 }
 

@@ -7,6 +7,7 @@ mod document;
 mod transforms;
 
 pub use document::{
-    ProtocolDef, RootType, RoundTrip, SchemaFile, build_protocol, render_all, render_protocol,
+    Accepted, DecodeError, ProtocolDef, RootType, RoundTrip, SchemaFile, build_protocol,
+    decode_error, render_all, render_protocol,
 };
 pub use transforms::tighten;

@@ -76,6 +76,12 @@ macro_rules! envelope {
             fn is_unknown(&self) -> bool {
                 matches!(self.$bfield, $body::Unknown(_))
             }
+            fn wire_tag(&self) -> Option<&str> {
+                Some(self.$bfield.tag())
+            }
+            fn known_tag(&self) -> Option<&'static str> {
+                self.$bfield.known_tag()
+            }
             fn union_variants() -> &'static [$crate::wire::VariantInfo] {
                 <$body as $crate::wire::UnionInfo>::variants()
             }
@@ -283,6 +289,14 @@ macro_rules! __tagged_body {
                 match self {
                     $( Self::$variant(_) => $vtag, )*
                     Self::Unknown(raw) => &raw.tag,
+                }
+            }
+
+            /// The canonical tag of a known variant; `None` for [`Self::Unknown`].
+            pub fn known_tag(&self) -> Option<&'static str> {
+                match self {
+                    $( Self::$variant(_) => Some($vtag), )*
+                    Self::Unknown(_) => None,
                 }
             }
 

@@ -73,6 +73,15 @@ macro_rules! internally_tagged_union {
             fn is_unknown(&self) -> bool {
                 matches!(self, Self::Unknown(_))
             }
+            fn wire_tag(&self) -> Option<&str> {
+                Some(self.tag())
+            }
+            fn known_tag(&self) -> Option<&'static str> {
+                match self {
+                    $( Self::$variant(_) => Some($vtag), )*
+                    Self::Unknown(_) => None,
+                }
+            }
             fn union_variants() -> &'static [$crate::wire::VariantInfo] {
                 <$name as $crate::wire::UnionInfo>::variants()
             }

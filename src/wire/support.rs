@@ -124,6 +124,15 @@ pub trait Classify {
     fn is_unknown(&self) -> bool {
         false
     }
+    /// The tag of the message as it was received (canonical for a known variant, raw for
+    /// an unknown one); `None` for plain structs.
+    fn wire_tag(&self) -> Option<&str> {
+        None
+    }
+    /// The canonical tag of a known variant; `None` for plain structs and unknown tags.
+    fn known_tag(&self) -> Option<&'static str> {
+        None
+    }
     /// The known variants when the type is a tagged union, else empty.
     fn union_variants() -> &'static [super::VariantInfo]
     where

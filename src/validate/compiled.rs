@@ -1,0 +1,282 @@
+//! A schema document compiled for validation: one `jsonschema` validator per root (the
+//! `$defs` entries listed in `x-symgen-protocol.roots`, or the whole document for a plain
+//! schema), the tag of each root union, and reply schemas on demand.
+
+use std::path::PathBuf;
+
+use jsonschema::Validator as Engine;
+use serde_json::{Map, Value};
+
+use super::discriminator::{self, Discriminator};
+use super::explain::Explainer;
+use super::report::Violation;
+use super::retrieve::LocalRetriever;
+use crate::{Error, Result};
+
+/// How user schemas are compiled.
+#[derive(Debug, Clone, Default)]
+pub struct SchemaOptions {
+    /// Where `$ref`s to other documents are read from (never the network).
+    pub retriever: LocalRetriever,
+    /// The document's own location, so relative `$ref`s resolve against it
+    /// (`file:///abs/path/schema.json`).
+    pub base_uri: Option<String>,
+}
+
+impl SchemaOptions {
+    /// Options for a schema file at `path`: relative references resolve next to it.
+    pub fn for_file(path: &std::path::Path) -> Self {
+        let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path));
+        Self {
+            retriever: LocalRetriever::new(),
+            base_uri: Some(format!("file://{}", absolute.display())),
+        }
+    }
+}
+
+/// One root of a compiled document.
+pub struct CompiledRoot {
+    /// The root's name (`$defs` key, or the document's title).
+    pub name: String,
+    /// The compiled validator.
+    pub engine: Engine,
+    /// The tag of the root when it is a tagged union.
+    pub union: Option<Discriminator>,
+    /// The content key when the root is a symgen envelope (`payload`, `params`).
+    pub content_key: Option<String>,
+}
+
+impl CompiledRoot {
+    /// The tag the message carries, when this root is a tagged union and the tag is a
+    /// string.
+    pub fn tag_of<'v>(&self, value: &'v Value) -> Option<&'v str> {
+        value.get(&self.union.as_ref()?.key)?.as_str()
+    }
+
+    /// Whether this root knows the message's tag.
+    pub fn knows_tag_of(&self, value: &Value) -> bool {
+        match &self.union {
+            Some(d) => value.get(&d.key).is_some_and(|tag| d.knows(tag)),
+            None => false,
+        }
+    }
+}
+
+/// A schema document with its compiled roots.
+pub struct CompiledSchema {
+    /// The document as given.
+    pub document: Value,
+    /// The roots, in document order.
+    pub roots: Vec<CompiledRoot>,
+    options: SchemaOptions,
+}
+
+fn build(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
+    let mut builder = jsonschema::options().with_retriever(options.retriever.clone());
+    if let Some(base) = &options.base_uri {
+        builder = builder.with_base_uri(base.clone());
+    }
+    builder
+        .build(schema)
+        .map_err(|err| Error::Usage(format!("unusable schema: {err}")))
+}
+
+/// The schema node a root stands for, with a lone `$ref` (or a single-alternative
+/// `anyOf`/`oneOf` of one) followed.
+fn root_node<'a>(document: &'a Value, node: &'a Value) -> &'a Value {
+    let mut node = discriminator::resolve(document, node);
+    for key in ["anyOf", "oneOf"] {
+        if let Some([single]) = node.get(key).and_then(Value::as_array).map(Vec::as_slice) {
+            node = discriminator::resolve(document, single);
+        }
+    }
+    node
+}
+
+fn union_of(document: &Value, node: &Value) -> Option<Discriminator> {
+    let node = root_node(document, node);
+    ["oneOf", "anyOf"].iter().find_map(|key| {
+        let alternatives = node.get(*key)?.as_array()?;
+        discriminator::discriminator(document, alternatives)
+    })
+}
+
+/// A copy of `document` whose root is `$ref: pointer` (all `$defs` kept, so every
+/// reference inside still resolves).
+fn rooted_at(document: &Value, pointer: &str) -> Value {
+    let mut copy = Map::new();
+    if let Some(object) = document.as_object() {
+        for (key, value) in object {
+            if matches!(key.as_str(), "$schema" | "$id" | "$defs" | "definitions") {
+                copy.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    copy.insert("$ref".into(), Value::String(format!("#{pointer}")));
+    Value::Object(copy)
+}
+
+impl CompiledSchema {
+    /// Compiles `document`. A symgen document (with `x-symgen-protocol.roots`) gets one
+    /// validator per root; any other schema is one root.
+    pub fn compile(document: Value, options: SchemaOptions) -> Result<Self> {
+        if !(document.is_object() || document.is_boolean()) {
+            return Err(Error::Usage(
+                "unusable schema: a JSON Schema is an object or a boolean".into(),
+            ));
+        }
+        let declared: Vec<String> = document
+            .pointer("/x-symgen-protocol/roots")
+            .and_then(Value::as_array)
+            .map(|roots| {
+                roots
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut roots = Vec::new();
+        if declared.is_empty() {
+            let name = document
+                .get("title")
+                .and_then(Value::as_str)
+                .unwrap_or("schema")
+                .to_owned();
+            roots.push(CompiledRoot {
+                engine: build(&options, &document)?,
+                union: union_of(&document, &document),
+                content_key: None,
+                name,
+            });
+        } else {
+            for name in declared {
+                let pointer = format!("/$defs/{}", name.replace('~', "~0").replace('/', "~1"));
+                let node = document.pointer(&pointer).ok_or_else(|| {
+                    Error::Usage(format!("unusable schema: root `{name}` is not in $defs"))
+                })?;
+                let content_key = node
+                    .pointer("/x-symgen-envelope/content")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                roots.push(CompiledRoot {
+                    engine: build(&options, &rooted_at(&document, &pointer))?,
+                    union: union_of(&document, node),
+                    content_key,
+                    name,
+                });
+            }
+        }
+        Ok(Self {
+            document,
+            roots,
+            options,
+        })
+    }
+
+    /// The index of the root called `name`.
+    pub fn root_index(&self, name: &str) -> Option<usize> {
+        self.roots.iter().position(|r| r.name == name)
+    }
+
+    /// Every violation of `value` against root `index` (empty when it is valid). An
+    /// envelope whose content is absent or `null` is explained as if the content were
+    /// `{}` (rule R3), so the violations name the keys the content lacks.
+    pub fn violations(&self, index: usize, value: &Value) -> Vec<Violation> {
+        let violations = self.raw_violations(index, value);
+        let root = &self.roots[index];
+        if let (false, Some(key), Value::Object(map)) =
+            (violations.is_empty(), &root.content_key, value)
+            && map.get(key).is_none_or(Value::is_null)
+        {
+            let mut filled = map.clone();
+            filled.insert(key.clone(), Value::Object(Default::default()));
+            let filled = Value::Object(filled);
+            let explained = self.raw_violations(index, &filled);
+            if !explained.is_empty() {
+                return explained;
+            }
+        }
+        violations
+    }
+
+    fn raw_violations(&self, index: usize, value: &Value) -> Vec<Violation> {
+        Explainer::new(&self.document, value).explain(self.roots[index].engine.iter_errors(value))
+    }
+
+    /// The schema of the reply to requests tagged `request_tag` (`x-symgen-reply` of the
+    /// union variant with that tag in any root), compiled.
+    pub fn reply(&self, request_tag: &str) -> Result<CompiledReply> {
+        for root in &self.roots {
+            let Some(d) = &root.union else { continue };
+            let tag = Value::String(request_tag.to_owned());
+            let Some(index) = d.select(&tag).filter(|_| d.knows(&tag)) else {
+                continue;
+            };
+            let node = root_node(
+                &self.document,
+                self.document
+                    .pointer(&format!("/$defs/{}", root.name))
+                    .unwrap_or(&self.document),
+            );
+            let variant = ["oneOf", "anyOf"]
+                .iter()
+                .find_map(|key| node.get(*key)?.as_array()?.get(index))
+                .map(|v| discriminator::resolve(&self.document, v));
+            let Some(variant) = variant else { continue };
+            if variant.get("x-symgen-is-reply").and_then(Value::as_bool) == Some(true) {
+                return Err(Error::Usage(format!(
+                    "`{request_tag}` is itself a reply; give the tag of the request it answers"
+                )));
+            }
+            return match variant.get("x-symgen-reply") {
+                None => Err(Error::Usage(format!(
+                    "the schema declares no reply for `{request_tag}` (no x-symgen-reply)"
+                ))),
+                Some(Value::Null) => Err(Error::Usage(format!("`{request_tag}` expects no reply"))),
+                Some(reply) => {
+                    let mut document = match reply {
+                        Value::Object(map) => map.clone(),
+                        Value::Bool(true) => Map::new(),
+                        other => {
+                            let mut map = Map::new();
+                            map.insert("allOf".into(), Value::Array(vec![other.clone()]));
+                            map
+                        }
+                    };
+                    for key in ["$schema", "$id", "$defs"] {
+                        if let Some(value) = self.document.get(key) {
+                            document.insert(key.into(), value.clone());
+                        }
+                    }
+                    let document = Value::Object(document);
+                    Ok(CompiledReply {
+                        engine: build(&self.options, &document)?,
+                        document,
+                        request_tag: request_tag.to_owned(),
+                    })
+                }
+            };
+        }
+        Err(Error::Usage(format!(
+            "no request is tagged `{request_tag}` in this schema"
+        )))
+    }
+}
+
+/// The compiled schema of the reply data to one request type.
+pub struct CompiledReply {
+    /// The reply schema as a standalone document.
+    pub document: Value,
+    /// Its validator.
+    pub engine: Engine,
+    /// The request's tag.
+    pub request_tag: String,
+}
+
+impl CompiledReply {
+    /// Every violation of reply data `value` (pointers relative to the data).
+    pub fn violations(&self, value: &Value) -> Vec<Violation> {
+        Explainer::new(&self.document, value).explain(self.engine.iter_errors(value))
+    }
+}

@@ -1,0 +1,735 @@
+//! From the `jsonschema` crate's error tree to precise [`Violation`]s.
+//!
+//! `jsonschema` does the validating; this module only reads its errors. A failed
+//! `oneOf`/`anyOf` carries the errors of every alternative; instead of reporting "matched
+//! none of 24 alternatives", the alternative the message's tag selects is found (see
+//! [`super::discriminator`]) and its errors are reported. Alternatives without a tag are
+//! ranked: the one the message fails most deeply (fewest errors at the union's own level)
+//! is reported when it is the single best; otherwise one violation lists what would fit.
+
+use jsonschema::ValidationError;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use serde_json::Value;
+
+use super::discriminator::{self, Discriminator};
+use super::report::{Violation, ViolationKind};
+
+/// Reads errors against one schema document.
+pub struct Explainer<'a> {
+    document: &'a Value,
+    base: Option<&'a str>,
+    message: &'a Value,
+}
+
+impl<'a> Explainer<'a> {
+    /// An explainer for the errors of `message` from validators compiled from
+    /// `document`.
+    pub fn new(document: &'a Value, message: &'a Value) -> Self {
+        Self {
+            document,
+            base: document.get("$id").and_then(Value::as_str),
+            message,
+        }
+    }
+
+    /// Whether the value at `pointer` is a member of an object (not an array item).
+    fn is_member(&self, pointer: &str) -> bool {
+        match pointer.rsplit_once('/') {
+            Some((parent, _)) => self.message.pointer(parent).is_some_and(Value::is_object),
+            None => false,
+        }
+    }
+
+    /// Every violation the errors describe, duplicates removed, in order.
+    pub fn explain<'e, I>(&self, errors: I) -> Vec<Violation>
+    where
+        I: IntoIterator<Item = ValidationError<'e>>,
+    {
+        let mut out = Vec::new();
+        for error in errors {
+            self.one(&error, &mut out);
+        }
+        dedupe(out)
+    }
+
+    /// The `oneOf`/`anyOf` array an error comes from, when it is in this document.
+    fn alternatives(&self, error: &ValidationError<'_>) -> Option<&'a [Value]> {
+        let pointer = match error.absolute_keyword_location() {
+            Some(location) => {
+                let (base, fragment) = location.as_str().split_once('#')?;
+                if self
+                    .base
+                    .is_some_and(|own| own.trim_end_matches('#') != base)
+                {
+                    return None;
+                }
+                discriminator::fragment_pointer(fragment)
+            }
+            None => error.schema_path().as_str().to_owned(),
+        };
+        let array = self.document.pointer(&pointer)?.as_array()?;
+        Some(array.as_slice())
+    }
+
+    fn one(&self, error: &ValidationError<'_>, out: &mut Vec<Violation>) {
+        let at = error.instance_path().as_str().to_owned();
+        let instance: &Value = error.instance();
+        match error.kind() {
+            ValidationErrorKind::Required { property } => {
+                let key = property
+                    .as_str()
+                    .map_or_else(|| property.to_string(), str::to_owned);
+                let (kind, message) = match self.condition(error) {
+                    Some(condition) => (
+                        ViolationKind::Constraint,
+                        format!("required key `{key}` is missing ({condition})"),
+                    ),
+                    None => (
+                        ViolationKind::MissingRequired,
+                        format!("required key `{key}` is missing"),
+                    ),
+                };
+                out.push(
+                    Violation::new(kind, child(&at, &key), message)
+                        .expected_found("present", "absent"),
+                );
+            }
+            ValidationErrorKind::Type { kind } if instance.is_null() && self.is_member(&at) => {
+                let key = at.rsplit('/').next().unwrap_or_default();
+                let key = key.replace("~1", "/").replace("~0", "~");
+                let expected = type_names(kind);
+                let (kind, message) = match self.condition(error) {
+                    Some(condition) => (
+                        ViolationKind::Constraint,
+                        format!("required key `{key}` is null ({condition}; null means absent)"),
+                    ),
+                    None => (
+                        ViolationKind::MissingRequired,
+                        format!("required key `{key}` is null (null means absent)"),
+                    ),
+                };
+                out.push(Violation::new(kind, at, message).expected_found(expected, "null"));
+            }
+            ValidationErrorKind::Type { kind } => {
+                out.push(wrong_type(&at, &type_names(kind), instance));
+            }
+            ValidationErrorKind::Enum { options } => {
+                let expected = one_of(options.as_array().map_or(&[][..], Vec::as_slice));
+                out.push(
+                    Violation::new(
+                        ViolationKind::UnknownEnumValue,
+                        at,
+                        format!("must be {expected}; found {}", abbreviate(instance)),
+                    )
+                    .expected_found(expected, abbreviate(instance)),
+                );
+            }
+            ValidationErrorKind::Constant { expected_value } => {
+                let expected = abbreviate(expected_value);
+                out.push(
+                    Violation::new(
+                        ViolationKind::WrongConst,
+                        at,
+                        format!("must be {expected}; found {}", abbreviate(instance)),
+                    )
+                    .expected_found(expected, abbreviate(instance)),
+                );
+            }
+            ValidationErrorKind::Minimum { limit } => out.push(range(&at, ">=", limit, instance)),
+            ValidationErrorKind::Maximum { limit } => out.push(range(&at, "<=", limit, instance)),
+            ValidationErrorKind::ExclusiveMinimum { limit } => {
+                out.push(range(&at, ">", limit, instance))
+            }
+            ValidationErrorKind::ExclusiveMaximum { limit } => {
+                out.push(range(&at, "<", limit, instance))
+            }
+            ValidationErrorKind::Not { schema } => out.push(self.not(&at, schema, instance)),
+            ValidationErrorKind::OneOfNotValid { context }
+            | ValidationErrorKind::AnyOf { context } => {
+                self.none_matched(error, &at, instance, context, out)
+            }
+            ValidationErrorKind::OneOfMultipleValid { .. } => {
+                out.push(self.several_matched(error, &at))
+            }
+            ValidationErrorKind::AdditionalProperties { unexpected }
+            | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                for key in unexpected {
+                    out.push(
+                        Violation::new(
+                            ViolationKind::Constraint,
+                            child(&at, key),
+                            format!("unexpected key `{key}`"),
+                        )
+                        .expected_found("absent", "present"),
+                    );
+                }
+            }
+            ValidationErrorKind::FalseSchema => out.push(Violation::new(
+                ViolationKind::Constraint,
+                at,
+                format!("no value is allowed here; found {}", abbreviate(instance)),
+            )),
+            _ => {
+                let kind = match error.kind() {
+                    ValidationErrorKind::MinLength { .. }
+                    | ValidationErrorKind::MaxLength { .. }
+                    | ValidationErrorKind::MinItems { .. }
+                    | ValidationErrorKind::MaxItems { .. }
+                    | ValidationErrorKind::MinProperties { .. }
+                    | ValidationErrorKind::MaxProperties { .. }
+                    | ValidationErrorKind::MultipleOf { .. } => ViolationKind::OutOfRange,
+                    _ => ViolationKind::Constraint,
+                };
+                out.push(Violation::new(kind, at, error.to_string()));
+            }
+        }
+    }
+
+    /// For an error under the `then`/`else` of a conditional, the condition in words
+    /// (e.g. ``required when `mode` is "update-section"``).
+    fn condition(&self, error: &ValidationError<'_>) -> Option<String> {
+        let path = error.schema_path().as_str();
+        let (base, branch) = path
+            .rfind("/then/")
+            .map(|i| (&path[..i], true))
+            .or_else(|| path.rfind("/else/").map(|i| (&path[..i], false)))?;
+        let condition = self.document.pointer(&format!("{base}/if"));
+        let pinned: Vec<String> = condition
+            .and_then(|c| c.get("properties"))
+            .and_then(Value::as_object)
+            .map(|properties| {
+                properties
+                    .iter()
+                    .filter_map(|(key, schema)| {
+                        let values = schema
+                            .get("enum")
+                            .and_then(Value::as_array)
+                            .cloned()
+                            .or_else(|| schema.get("const").map(|c| vec![c.clone()]))?;
+                        Some(format!("`{key}` is {}", one_of(&values)))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(match (pinned.is_empty(), branch) {
+            (true, _) => "required by a rule on other keys".to_owned(),
+            (false, true) => format!("required when {}", pinned.join(" and ")),
+            (false, false) => format!("required unless {}", pinned.join(" and ")),
+        })
+    }
+
+    fn not(&self, at: &str, schema: &Value, instance: &Value) -> Violation {
+        let keys: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|keys| keys.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if keys.len() >= 2 && schema.as_object().is_some_and(|o| o.len() == 1) {
+            let names = keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>();
+            let last = keys[keys.len() - 1];
+            return Violation::new(
+                ViolationKind::Constraint,
+                child(at, last),
+                format!("{} must not both be present", names.join(" and ")),
+            )
+            .expected_found("only one of them", "all of them")
+            .related(keys.iter().map(|k| child(at, k)).collect());
+        }
+        if schema.get("type").and_then(Value::as_str) == Some("null") {
+            return Violation::new(ViolationKind::WrongType, at, "must not be null")
+                .expected_found("a value", "null");
+        }
+        Violation::new(
+            ViolationKind::Constraint,
+            at,
+            format!(
+                "must not match {}; found {}",
+                abbreviate(schema),
+                abbreviate(instance)
+            ),
+        )
+    }
+
+    fn none_matched(
+        &self,
+        error: &ValidationError<'_>,
+        at: &str,
+        instance: &Value,
+        context: &[Vec<ValidationError<'static>>],
+        out: &mut Vec<Violation>,
+    ) {
+        let alternatives = self
+            .alternatives(error)
+            .filter(|a| a.len() == context.len());
+        if let Some(alternatives) = alternatives {
+            if let Some(d) = discriminator::discriminator(self.document, alternatives) {
+                return self.by_tag(&d, at, instance, context, out);
+            }
+            if let Some(keys) = required_sets(alternatives) {
+                let names = keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>();
+                if matches!(error.kind(), ValidationErrorKind::OneOfNotValid { .. }) {
+                    // Exactly one of a key and its input aliases: the key is required.
+                    out.push(
+                        Violation::new(
+                            ViolationKind::MissingRequired,
+                            child(at, keys[0]),
+                            format!(
+                                "required key `{}` is missing (or its alias {})",
+                                keys[0],
+                                names[1..].join(", ")
+                            ),
+                        )
+                        .expected_found("present", "absent")
+                        .related(keys.iter().map(|k| child(at, k)).collect()),
+                    );
+                    return;
+                }
+                out.push(
+                    Violation::new(
+                        ViolationKind::Constraint,
+                        at,
+                        format!(
+                            "at least one of {} must be present and not null",
+                            names.join(", ")
+                        ),
+                    )
+                    .expected_found(format!("one of {}", names.join(", ")), "none")
+                    .related(keys.iter().map(|k| child(at, k)).collect()),
+                );
+                return;
+            }
+        }
+        match best_alternative(at, context) {
+            Some(index) => {
+                for inner in &context[index] {
+                    self.one(inner, out);
+                }
+            }
+            None => out.push(self.summary(at, instance, alternatives, context)),
+        }
+    }
+
+    fn by_tag(
+        &self,
+        d: &Discriminator,
+        at: &str,
+        instance: &Value,
+        context: &[Vec<ValidationError<'static>>],
+        out: &mut Vec<Violation>,
+    ) {
+        let pointer = child(at, &d.key);
+        let tags = || d.known_tags().cloned().collect::<Vec<_>>();
+        match instance.get(&d.key) {
+            _ if !instance.is_object() => out.push(wrong_type(at, "object", instance)),
+            None => out.push(
+                Violation::new(
+                    ViolationKind::MissingRequired,
+                    pointer,
+                    format!("required key `{}` is missing", d.key),
+                )
+                .expected_found(one_of(&tags()), "absent"),
+            ),
+            Some(Value::Null) => out.push(
+                Violation::new(
+                    ViolationKind::MissingRequired,
+                    pointer,
+                    format!("required key `{}` is null (null means absent)", d.key),
+                )
+                .expected_found(one_of(&tags()), "null"),
+            ),
+            Some(tag) if d.known_tags().any(|t| same_type(t, tag)) => match d.select(tag) {
+                Some(index) => {
+                    for inner in &context[index] {
+                        self.one(inner, out);
+                    }
+                }
+                None => {
+                    let expected = one_of(&tags());
+                    let kind = if d.known_count() > 1 {
+                        ViolationKind::UnknownEnumValue
+                    } else {
+                        ViolationKind::WrongConst
+                    };
+                    out.push(
+                        Violation::new(
+                            kind,
+                            pointer,
+                            format!(
+                                "unknown `{}` {}: must be {expected}",
+                                d.key,
+                                abbreviate(tag)
+                            ),
+                        )
+                        .expected_found(expected, abbreviate(tag)),
+                    )
+                }
+            },
+            Some(other) => {
+                let expected = d.known_tags().next().map_or("string", |t| json_type(t));
+                out.push(wrong_type(&pointer, expected, other))
+            }
+        }
+    }
+
+    fn several_matched(&self, error: &ValidationError<'_>, at: &str) -> Violation {
+        if let Some(keys) = self.alternatives(error).and_then(required_sets) {
+            let names = keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>();
+            return Violation::new(
+                ViolationKind::Constraint,
+                child(at, keys[keys.len() - 1]),
+                format!("only one of {} may be present", names.join(", ")),
+            )
+            .expected_found("only one of them", "several")
+            .related(keys.iter().map(|k| child(at, k)).collect());
+        }
+        let names = self
+            .alternatives(error)
+            .map(|a| {
+                a.iter()
+                    .map(discriminator::describe)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_else(|| "its alternatives".to_owned());
+        Violation::new(
+            ViolationKind::Constraint,
+            at,
+            format!("must match exactly one of {names}, but matches several"),
+        )
+    }
+
+    fn summary(
+        &self,
+        at: &str,
+        instance: &Value,
+        alternatives: Option<&[Value]>,
+        context: &[Vec<ValidationError<'static>>],
+    ) -> Violation {
+        let expected = match alternatives {
+            Some(a) => a
+                .iter()
+                .map(discriminator::describe)
+                .collect::<Vec<_>>()
+                .join(" or "),
+            None => format!("one of {} alternatives", context.len()),
+        };
+        let consts: Option<Vec<Value>> = alternatives.and_then(|a| {
+            a.iter()
+                .map(|s| {
+                    discriminator::resolve(self.document, s)
+                        .get("const")
+                        .cloned()
+                })
+                .collect()
+        });
+        if let Some(values) = consts {
+            let expected = one_of(&values);
+            let found = abbreviate(instance);
+            return Violation::new(
+                ViolationKind::UnknownEnumValue,
+                at,
+                format!("must be {expected}; found {found}"),
+            )
+            .expected_found(expected, found);
+        }
+        if instance.is_null() && self.is_member(at) {
+            let key = at.rsplit('/').next().unwrap_or_default();
+            return Violation::new(
+                ViolationKind::MissingRequired,
+                at,
+                format!("required key `{key}` is null (null means absent)"),
+            )
+            .expected_found(expected, "null");
+        }
+        let missing: Option<Vec<Vec<String>>> = context
+            .iter()
+            .map(|errors| {
+                errors
+                    .iter()
+                    .map(|e| match e.kind() {
+                        ValidationErrorKind::Required { property }
+                            if e.instance_path().as_str() == at =>
+                        {
+                            property.as_str().map(str::to_owned)
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        if let Some(missing) = missing.filter(|m| m.iter().all(|keys| !keys.is_empty())) {
+            let names: Vec<String> = missing
+                .iter()
+                .map(|keys| {
+                    keys.iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                })
+                .collect();
+            let mut related: Vec<String> = missing.iter().flatten().map(|k| child(at, k)).collect();
+            related.dedup();
+            return Violation::new(
+                ViolationKind::MissingRequired,
+                at,
+                format!("required: {} (for {expected})", names.join(" or ")),
+            )
+            .expected_found(names.join(" or "), "absent")
+            .related(related);
+        }
+        let all_type_errors = context.iter().all(|errors| {
+            errors.iter().any(|e| {
+                e.instance_path().as_str() == at
+                    && matches!(e.kind(), ValidationErrorKind::Type { .. })
+            })
+        });
+        let kind = if all_type_errors {
+            ViolationKind::WrongType
+        } else {
+            ViolationKind::Constraint
+        };
+        let found = abbreviate(instance);
+        Violation::new(kind, at, format!("must be {expected}; found {found}"))
+            .expected_found(expected, found)
+    }
+}
+
+/// The alternative a message fails most deeply: no type mismatch at the union's own
+/// level, then no wrong value there, then the fewest errors there, then the fewest in
+/// all. `None` on a tie.
+fn best_alternative(at: &str, context: &[Vec<ValidationError<'static>>]) -> Option<usize> {
+    let score = |errors: &Vec<ValidationError<'static>>| {
+        let shallow: Vec<_> = errors
+            .iter()
+            .filter(|e| e.instance_path().as_str() == at)
+            .collect();
+        let type_mismatch = shallow.iter().any(|e| {
+            matches!(
+                e.kind(),
+                ValidationErrorKind::Type { .. } | ValidationErrorKind::FalseSchema
+            )
+        });
+        let value_mismatch = shallow.iter().any(|e| {
+            matches!(
+                e.kind(),
+                ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. }
+            )
+        });
+        (type_mismatch, value_mismatch, shallow.len(), errors.len())
+    };
+    let scores: Vec<_> = context.iter().map(score).collect();
+    let best = scores.iter().min()?;
+    let mut winners = scores.iter().enumerate().filter(|(_, s)| *s == best);
+    let (index, _) = winners.next()?;
+    winners.next().is_none().then_some(index)
+}
+
+/// When every alternative only requires keys (`{"required": [k], ...}`, as in "at least
+/// one of" and alias rules), the keys in order.
+fn required_sets(alternatives: &[Value]) -> Option<Vec<&str>> {
+    let mut keys = Vec::new();
+    for alternative in alternatives {
+        let object = alternative.as_object()?;
+        if object
+            .keys()
+            .any(|k| !matches!(k.as_str(), "required" | "properties" | "description"))
+        {
+            return None;
+        }
+        let required = object.get("required")?.as_array()?;
+        for key in required {
+            keys.push(key.as_str()?);
+        }
+    }
+    (!keys.is_empty()).then_some(keys)
+}
+
+fn dedupe(violations: Vec<Violation>) -> Vec<Violation> {
+    let mut out: Vec<Violation> = Vec::with_capacity(violations.len());
+    for v in violations {
+        if !out
+            .iter()
+            .any(|o| o.kind == v.kind && o.pointer == v.pointer)
+        {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// `parent/key` as a JSON Pointer, with `key` escaped.
+pub fn child(parent: &str, key: &str) -> String {
+    let mut pointer = String::with_capacity(parent.len() + key.len() + 1);
+    pointer.push_str(parent);
+    pointer.push('/');
+    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    pointer
+}
+
+fn same_type(a: &Value, b: &Value) -> bool {
+    json_type(a) == json_type(b)
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn type_names(kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Single(t) => t.as_str().to_owned(),
+        TypeKind::Multiple(set) => set
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" or "),
+    }
+}
+
+fn wrong_type(at: &str, expected: &str, instance: &Value) -> Violation {
+    let found = abbreviate(instance);
+    Violation::new(
+        ViolationKind::WrongType,
+        at,
+        format!("must be {}; found {found}", with_article(expected)),
+    )
+    .expected_found(expected, found)
+}
+
+fn range(at: &str, op: &str, limit: &Value, instance: &Value) -> Violation {
+    let expected = format!("{op} {limit}");
+    Violation::new(
+        ViolationKind::OutOfRange,
+        at,
+        format!("must be {expected}; found {instance}"),
+    )
+    .expected_found(expected, instance.to_string())
+}
+
+fn with_article(type_name: &str) -> String {
+    match type_name {
+        "integer" | "object" | "array" => format!("an {type_name}"),
+        "null" => "null".to_owned(),
+        t if t.contains(" or ") => t.to_owned(),
+        t => format!("a {t}"),
+    }
+}
+
+/// `"a"`, `"a" or "b"`, `one of "a", "b", "c"`.
+fn one_of(values: &[Value]) -> String {
+    let shown: Vec<String> = values.iter().map(abbreviate).collect();
+    match shown.as_slice() {
+        [] => "nothing".to_owned(),
+        [one] => one.clone(),
+        [a, b] => format!("{a} or {b}"),
+        many => format!("one of {}", many.join(", ")),
+    }
+}
+
+/// A value as JSON, cut to about 60 characters, with its type for containers.
+pub fn abbreviate(value: &Value) -> String {
+    const LIMIT: usize = 60;
+    let text = value.to_string();
+    let text = if text.chars().count() > LIMIT {
+        let cut: String = text.chars().take(LIMIT).collect();
+        format!("{cut}…")
+    } else {
+        text
+    };
+    match value {
+        Value::Object(_) => format!("object {text}"),
+        Value::Array(_) => format!("array {text}"),
+        Value::Number(_) => format!("number {text}"),
+        Value::Bool(_) => format!("boolean {text}"),
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn violations(schema: Value, instance: Value) -> Vec<Violation> {
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        Explainer::new(&schema, &instance).explain(validator.iter_errors(&instance))
+    }
+
+    #[test]
+    fn a_tagged_union_reports_the_selected_alternative_only() {
+        let schema = json!({
+            "$id": "urn:test",
+            "oneOf": [
+                {"properties": {"t": {"const": "a"}, "n": {"type": "integer"}}, "required": ["t", "n"]},
+                {"properties": {"t": {"const": "b"}, "s": {"enum": ["x", "y"]}}, "required": ["t"]}
+            ]
+        });
+        let v = violations(schema.clone(), json!({"t": "b", "s": "z"}));
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].pointer, "/s");
+        assert_eq!(v[0].kind, ViolationKind::UnknownEnumValue);
+        assert_eq!(v[0].message, r#"must be "x" or "y"; found "z""#);
+
+        let v = violations(schema.clone(), json!({"t": "c"}));
+        assert_eq!(
+            (v[0].pointer.as_str(), v[0].kind),
+            ("/t", ViolationKind::UnknownEnumValue)
+        );
+        let v = violations(schema, json!({"n": 1}));
+        assert_eq!(
+            (v[0].pointer.as_str(), v[0].kind),
+            ("/t", ViolationKind::MissingRequired)
+        );
+    }
+
+    #[test]
+    fn untagged_alternatives_pick_the_deepest_failure_or_summarise() {
+        let schema = json!({"anyOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+            {"type": "integer"}
+        ]});
+        let v = violations(schema.clone(), json!({"a": 5}));
+        assert_eq!(
+            (v[0].pointer.as_str(), v[0].kind),
+            ("/a", ViolationKind::WrongType)
+        );
+        let v = violations(schema, json!(true));
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].kind, ViolationKind::WrongType);
+        assert_eq!(
+            v[0].message,
+            "must be object or integer; found boolean true"
+        );
+    }
+
+    #[test]
+    fn required_alternatives_and_exclusions_name_every_key() {
+        let schema = json!({"anyOf": [{"required": ["path"]}, {"required": ["uri"]}],
+                            "not": {"required": ["a", "b"]}});
+        let v = violations(schema, json!({"a": 1, "b": 2}));
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert!(v.iter().any(|v| v.kind == ViolationKind::Constraint
+            && v.concerns("/path")
+            && v.concerns("/uri")));
+        assert!(v.iter().any(|v| v.pointer == "/b" && v.concerns("/a")));
+    }
+
+    #[test]
+    fn ranges_and_required_keys_have_expected_and_found() {
+        let schema = json!({"properties": {"n": {"maximum": 10}}, "required": ["k"]});
+        let v = violations(schema, json!({"n": 11}));
+        let n = v.iter().find(|v| v.pointer == "/n").unwrap();
+        assert_eq!(n.kind, ViolationKind::OutOfRange);
+        assert_eq!(n.expected.as_deref(), Some("<= 10"));
+        let k = v.iter().find(|v| v.pointer == "/k").unwrap();
+        assert_eq!(k.kind, ViolationKind::MissingRequired);
+        assert_eq!(k.found.as_deref(), Some("absent"));
+    }
+}

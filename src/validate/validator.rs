@@ -1,0 +1,621 @@
+//! The validator: one per protocol (or user schema), built once, then used for any
+//! number of messages.
+//!
+//! Built-in protocols decide validity with serde's typed decode, straight from the
+//! text and without building a `serde_json::Value` (the fast path): the committed schema
+//! accepts exactly what serde accepts (`symgen check` keeps `schema/` equal to what the
+//! Rust types emit, and the property tests hold the two verdicts equal). Only a message
+//! serde rejects, or an unknown tag serde cannot place, is parsed into a `Value` and
+//! walked with the `jsonschema` crate to report every violation. User schemas always take
+//! the schema walk.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
+use super::embedded;
+use super::explain::child;
+use super::locate::locate;
+use super::report::{Outcome, Report, Violation, ViolationKind};
+use super::text::{as_text, depth_violation, emptiness, serde_position, syntax_violation};
+use crate::protocols;
+use crate::schema::{Accepted, DecodeError, ProtocolDef, decode_error};
+use crate::{Error, Result};
+
+/// Validates messages of one protocol, or against one user schema.
+pub struct Validator {
+    schema: CompiledSchema,
+    protocol: Option<ProtocolDef>,
+    /// Per compiled root, the index of its Rust type in `protocol.roots`; empty when
+    /// validity is decided by the schema alone.
+    typed: Vec<Option<usize>>,
+}
+
+/// How one root judged a message.
+enum RootVerdict {
+    Accepted {
+        outcome: Outcome,
+        tag: Option<String>,
+    },
+    Rejected {
+        violations: Vec<Violation>,
+        knows_tag: bool,
+        tag: Option<String>,
+    },
+}
+
+/// serde's verdict on one root, from the fast path (`None` where it was not asked).
+type SerdeVerdicts = Vec<Option<Result<Accepted, String>>>;
+
+impl Validator {
+    /// The validator of a built-in protocol, by id (`symposium`) or code (`P1`), from its
+    /// schema embedded in the binary, with serde's typed decode as the fast path.
+    pub fn for_protocol(name: &str) -> Result<Self> {
+        let protocol = protocols::find(name).ok_or_else(|| {
+            let known: Vec<String> = protocols::registry()
+                .iter()
+                .map(|p| format!("{} ({})", p.id, p.code))
+                .collect();
+            Error::Usage(format!(
+                "unknown protocol `{name}`; known: {}",
+                known.join(", ")
+            ))
+        })?;
+        let text = embedded::schema_text(protocol.id).ok_or_else(|| {
+            Error::Usage(format!("no embedded schema for protocol `{}`", protocol.id))
+        })?;
+        let document: Value = serde_json::from_str(text)
+            .map_err(|err| Error::Usage(format!("embedded schema of {}: {err}", protocol.id)))?;
+        let schema = CompiledSchema::compile(document, SchemaOptions::default())?;
+        let typed = schema
+            .roots
+            .iter()
+            .map(|root| protocol.roots.iter().position(|t| t.name == root.name))
+            .collect();
+        Ok(Self {
+            schema,
+            protocol: Some(protocol),
+            typed,
+        })
+    }
+
+    /// A validator for any JSON Schema document (draft 2020-12 unless its `$schema` says
+    /// otherwise). Validity is the `jsonschema` crate's verdict. A symgen document (with
+    /// `x-symgen-protocol`) is judged root by root, with unknown tags per R4, and is
+    /// linked to the built-in protocol of the same id for reply checking.
+    pub fn from_schema(document: Value, options: SchemaOptions) -> Result<Self> {
+        let protocol = document
+            .pointer("/x-symgen-protocol/id")
+            .and_then(Value::as_str)
+            .and_then(protocols::find);
+        Ok(Self {
+            schema: CompiledSchema::compile(document, options)?,
+            protocol,
+            typed: Vec::new(),
+        })
+    }
+
+    /// [`Self::from_schema`] for a schema file; relative `$ref`s resolve next to it.
+    pub fn from_schema_file(path: &std::path::Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|err| Error::io(path, err))?;
+        let document: Value = serde_json::from_str(&text)
+            .map_err(|err| Error::Usage(format!("{}: not a JSON schema: {err}", path.display())))?;
+        Self::from_schema(document, SchemaOptions::for_file(path))
+            .map_err(|err| Error::Usage(format!("{}: {err}", path.display())))
+    }
+
+    /// Uses `protocol` for reply checking (where reply data sits in a message).
+    pub fn with_protocol(mut self, protocol: ProtocolDef) -> Self {
+        self.protocol = Some(protocol);
+        self
+    }
+
+    /// Decides validity with the schema walk alone, even for a built-in protocol (used by
+    /// the tests that hold the schema's verdict equal to serde's).
+    pub fn schema_only(mut self) -> Self {
+        self.typed.clear();
+        self
+    }
+
+    /// Whether validity is decided by serde's typed decode (built-in protocols).
+    pub fn is_typed(&self) -> bool {
+        !self.typed.is_empty()
+    }
+
+    /// The built-in protocol this validator is linked to, if any.
+    pub fn protocol(&self) -> Option<&ProtocolDef> {
+        self.protocol.as_ref()
+    }
+
+    /// The schema document.
+    pub fn document(&self) -> &Value {
+        &self.schema.document
+    }
+
+    /// The names of the roots a message is judged against, in order.
+    pub fn root_names(&self) -> impl Iterator<Item = &str> {
+        self.schema.roots.iter().map(|r| r.name.as_str())
+    }
+
+    /// Validates one message given as bytes (must be UTF-8 JSON text).
+    pub fn validate_bytes(&self, bytes: &[u8]) -> Report {
+        match as_text(bytes) {
+            Ok(text) => self.validate_str(text),
+            Err(violation) => Report::invalid(None, None, vec![*violation]),
+        }
+    }
+
+    /// Validates one message given as JSON text; violations carry line and column.
+    pub fn validate_str(&self, text: &str) -> Report {
+        self.text(text, None)
+    }
+
+    /// Validates one already parsed message.
+    pub fn validate_value(&self, value: &Value) -> Report {
+        self.value(value, None)
+    }
+
+    /// Validates `text` as an instance of the root called `root` only (e.g. `IpcMessage`).
+    /// `None` when there is no such root.
+    pub fn validate_root_str(&self, root: &str, text: &str) -> Option<Report> {
+        let index = self.schema.root_index(root)?;
+        Some(self.text(text, Some(index)))
+    }
+
+    /// Validates `value` as an instance of the root called `root` only.
+    pub fn validate_root_value(&self, root: &str, value: &Value) -> Option<Report> {
+        let index = self.schema.root_index(root)?;
+        Some(self.value(value, Some(index)))
+    }
+
+    /// Decodes `text` as the Rust message type `T` (e.g. `IpcMessage`), or returns the
+    /// report with every violation. An unknown tag decodes to `T`'s unknown case.
+    pub fn decode<T>(&self, text: &str) -> std::result::Result<T, Report>
+    where
+        T: DeserializeOwned + schemars::JsonSchema,
+    {
+        if let Ok(value) = crate::wire::from_str::<T>(text) {
+            return Ok(value);
+        }
+        let only = self.schema.root_index(&T::schema_name());
+        let mut report = self.text(text, only);
+        if report.is_accepted() {
+            // serde rejects what the schema accepts here (a user schema, or another root).
+            let violation = match decode_error::<T>(text) {
+                Some(err) => serde_violation(text, &err),
+                None => Violation::new(ViolationKind::Constraint, "", "rejected by the decoder"),
+            };
+            report = Report::invalid(report.root, report.message_type, vec![violation]);
+        }
+        Err(report)
+    }
+
+    /// A checker for replies to requests tagged `request_tag` (P1 `type` or P5
+    /// `method`): the reply data (e.g. `/payload/data`, `/result`) must be that request's
+    /// reply type.
+    pub fn reply_to(&self, request_tag: &str) -> Result<ReplyValidator<'_>> {
+        let protocol = self.protocol.as_ref().ok_or_else(|| {
+            Error::Usage(
+                "reply checking needs a built-in protocol (where reply data sits); give --protocol"
+                    .into(),
+            )
+        })?;
+        let pointer = protocol.reply_data_pointer.ok_or_else(|| {
+            Error::Usage(format!(
+                "replies of {} ({}) are whole messages: validate them as such, without --reply-to",
+                protocol.id, protocol.code
+            ))
+        })?;
+        Ok(ReplyValidator {
+            reply: self.schema.reply(request_tag)?,
+            validator: self,
+            pointer,
+            reply_tags: reply_tags(&self.schema.document),
+        })
+    }
+
+    fn roots(&self, only: Option<usize>) -> std::ops::Range<usize> {
+        match only {
+            Some(index) => index..index + 1,
+            None => 0..self.schema.roots.len(),
+        }
+    }
+
+    fn root_name(&self, index: usize) -> Option<String> {
+        Some(self.schema.roots[index].name.clone())
+    }
+
+    fn text(&self, text: &str, only: Option<usize>) -> Report {
+        let mut serde: SerdeVerdicts = vec![None; self.schema.roots.len()];
+        if self.is_typed() {
+            let protocol = self
+                .protocol
+                .as_ref()
+                .expect("typed validators have a protocol");
+            for index in self.roots(only) {
+                let Some(typed) = self.typed[index] else {
+                    continue;
+                };
+                let verdict = protocol.roots[typed].check(text);
+                if let Ok(accepted) = &verdict
+                    && !accepted.unknown
+                {
+                    let tag = accepted.tag.as_ref().map(|t| t.to_string());
+                    return Report::accepted(Outcome::Valid, self.root_name(index), tag);
+                }
+                serde[index] = Some(verdict.map_err(|err| err.to_string()));
+            }
+            if let Some(report) = self.all_unknown(&serde, only) {
+                return report;
+            }
+        }
+        if let Some(violation) = emptiness(text) {
+            return Report::invalid(None, None, vec![violation]);
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(value) => value,
+            Err(err) => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
+        };
+        let mut report = self.judge(&value, only, serde, Some(text));
+        for violation in &mut report.violations {
+            if violation.position.is_none() {
+                violation.position = Some(locate(text, &violation.pointer));
+            }
+        }
+        report.violations.sort_by_key(|v| v.position);
+        report
+    }
+
+    fn value(&self, value: &Value, only: Option<usize>) -> Report {
+        if let Some(violation) = depth_violation(value) {
+            return Report::invalid(None, None, vec![violation]);
+        }
+        let mut serde: SerdeVerdicts = vec![None; self.schema.roots.len()];
+        if self.is_typed() {
+            let protocol = self
+                .protocol
+                .as_ref()
+                .expect("typed validators have a protocol");
+            for index in self.roots(only) {
+                let Some(typed) = self.typed[index] else {
+                    continue;
+                };
+                let verdict = protocol.roots[typed].check_value(value);
+                if let Ok(accepted) = &verdict
+                    && !accepted.unknown
+                {
+                    let tag = accepted.tag.as_ref().map(|t| t.to_string());
+                    return Report::accepted(Outcome::Valid, self.root_name(index), tag);
+                }
+                serde[index] = Some(verdict.map_err(|err| err.to_string()));
+            }
+            if let Some(report) = self.all_unknown(&serde, only) {
+                return report;
+            }
+        }
+        self.judge(value, only, serde, None)
+    }
+
+    /// When serde decoded the message as an unknown tag for every root asked, the
+    /// unknown report.
+    fn all_unknown(&self, serde: &SerdeVerdicts, only: Option<usize>) -> Option<Report> {
+        let mut first = None;
+        for index in self.roots(only) {
+            match &serde[index] {
+                Some(Ok(accepted)) if accepted.unknown => {
+                    first.get_or_insert((index, accepted.tag.clone()));
+                }
+                _ => return None,
+            }
+        }
+        let (index, tag) = first?;
+        Some(Report::accepted(
+            Outcome::Unknown,
+            self.root_name(index),
+            tag.map(|t| t.into_owned()),
+        ))
+    }
+
+    /// Judges a parsed message root by root (serde's verdict where known, the schema's
+    /// otherwise; violations always from the schema walk) and combines the verdicts.
+    fn judge(
+        &self,
+        value: &Value,
+        only: Option<usize>,
+        serde: SerdeVerdicts,
+        text: Option<&str>,
+    ) -> Report {
+        let mut verdicts = Vec::new();
+        for (index, serde) in self
+            .roots(only)
+            .zip(serde.into_iter().skip(self.roots(only).start))
+        {
+            let root = &self.schema.roots[index];
+            let tag = root.tag_of(value).map(str::to_owned);
+            let verdict = match serde {
+                Some(Ok(accepted)) => RootVerdict::Accepted {
+                    outcome: if accepted.unknown {
+                        Outcome::Unknown
+                    } else {
+                        Outcome::Valid
+                    },
+                    tag: accepted.tag.map(|t| t.into_owned()),
+                },
+                Some(Err(message)) => {
+                    let mut violations = self.schema.violations(index, value);
+                    if violations.is_empty() {
+                        violations.push(self.serde_fallback(index, text, &message));
+                    }
+                    RootVerdict::Rejected {
+                        violations,
+                        knows_tag: root.knows_tag_of(value),
+                        tag,
+                    }
+                }
+                None => {
+                    let violations = self.schema.violations(index, value);
+                    if violations.is_empty() {
+                        let unknown = root.union.as_ref().is_some_and(|d| d.is_open())
+                            && tag.is_some()
+                            && !root.knows_tag_of(value);
+                        RootVerdict::Accepted {
+                            outcome: if unknown {
+                                Outcome::Unknown
+                            } else {
+                                Outcome::Valid
+                            },
+                            tag,
+                        }
+                    } else {
+                        RootVerdict::Rejected {
+                            violations,
+                            knows_tag: root.knows_tag_of(value),
+                            tag,
+                        }
+                    }
+                }
+            };
+            verdicts.push((index, verdict));
+        }
+        self.combine(verdicts)
+    }
+
+    /// One verdict from every root's: valid if any root accepts the message as known;
+    /// else invalid if a root that knows its tag rejects it; else unknown if a root
+    /// takes it as an unknown tag; else invalid as judged by the root it fits best
+    /// (see [`fit`]).
+    fn combine(&self, verdicts: Vec<(usize, RootVerdict)>) -> Report {
+        let accepted = |wanted: Outcome| {
+            verdicts.iter().find_map(|(index, v)| match v {
+                RootVerdict::Accepted { outcome, tag } if *outcome == wanted => Some(
+                    Report::accepted(wanted, self.root_name(*index), tag.clone()),
+                ),
+                _ => None,
+            })
+        };
+        if let Some(report) = accepted(Outcome::Valid) {
+            return report;
+        }
+        let rejected = |need_tag: bool| {
+            verdicts
+                .iter()
+                .filter_map(|(index, v)| match v {
+                    RootVerdict::Rejected {
+                        violations,
+                        knows_tag,
+                        tag,
+                    } if *knows_tag || !need_tag => Some((index, violations, tag)),
+                    _ => None,
+                })
+                .min_by_key(|(_, violations, _)| fit(violations))
+                .map(|(index, violations, tag)| {
+                    Report::invalid(self.root_name(*index), tag.clone(), violations.clone())
+                })
+        };
+        if let Some(report) = rejected(true) {
+            return report;
+        }
+        if let Some(report) = accepted(Outcome::Unknown) {
+            return report;
+        }
+        rejected(false).unwrap_or_else(|| {
+            Report::invalid(
+                None,
+                None,
+                vec![Violation::new(
+                    ViolationKind::Constraint,
+                    "",
+                    "the schema has no root to validate against",
+                )],
+            )
+        })
+    }
+
+    /// The violation for a message serde rejects while the schema walk finds nothing
+    /// wrong (duplicate keys, integers written as `1.0`): serde's own message and path.
+    fn serde_fallback(&self, index: usize, text: Option<&str>, message: &str) -> Violation {
+        let protocol = self.protocol.as_ref();
+        let typed = self.typed.get(index).copied().flatten();
+        if let (Some(text), Some(protocol), Some(typed)) = (text, protocol, typed)
+            && let Some(err) = protocol.roots[typed].decode_error(text)
+        {
+            return serde_violation(text, &err);
+        }
+        Violation::new(
+            ViolationKind::Constraint,
+            "",
+            format!("rejected by the decoder: {message}"),
+        )
+    }
+}
+
+/// How badly a message misses a root, for picking the root it was meant as: top-level
+/// keys it lacks (or a message of the wrong type altogether) count first, then the
+/// number of violations.
+fn fit(violations: &[Violation]) -> (usize, usize) {
+    let shallow = violations
+        .iter()
+        .filter(|v| {
+            v.pointer.is_empty()
+                || (v.kind == ViolationKind::MissingRequired && v.pointer.matches('/').count() == 1)
+        })
+        .count();
+    (shallow, violations.len())
+}
+
+/// A violation from serde's own error (path and position).
+fn serde_violation(text: &str, err: &DecodeError) -> Violation {
+    let mut pointer = err.pointer.clone();
+    let duplicate = err
+        .message
+        .strip_prefix("duplicate field `")
+        .and_then(|rest| rest.split('`').next());
+    let (kind, message) = match duplicate {
+        Some(key) => {
+            if !pointer.ends_with(&child("", key)) {
+                pointer = child(&pointer, key);
+            }
+            (ViolationKind::Constraint, format!("duplicate key `{key}`"))
+        }
+        None if err.message.starts_with("invalid type") => {
+            (ViolationKind::WrongType, err.message.clone())
+        }
+        None => (ViolationKind::Constraint, err.message.clone()),
+    };
+    Violation::new(kind, pointer, message).at(serde_position(text, err.line, err.column))
+}
+
+/// The tags of union variants marked `x-symgen-is-reply` (P1 `response`).
+fn reply_tags(document: &Value) -> Vec<String> {
+    let mut tags = Vec::new();
+    if let Some(defs) = document.get("$defs").and_then(Value::as_object) {
+        for def in defs.values() {
+            for variant in def
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if variant.get("x-symgen-is-reply").and_then(Value::as_bool) != Some(true) {
+                    continue;
+                }
+                if let Some(properties) = variant.get("properties").and_then(Value::as_object) {
+                    for property in properties.values() {
+                        if let Some(tag) = property.get("const").and_then(Value::as_str) {
+                            tags.push(tag.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    tags
+}
+
+/// Checks replies to one request type: the message itself, then its reply data against
+/// the request's reply type.
+pub struct ReplyValidator<'v> {
+    validator: &'v Validator,
+    reply: CompiledReply,
+    pointer: &'static str,
+    reply_tags: Vec<String>,
+}
+
+impl ReplyValidator<'_> {
+    /// The request tag whose replies this checks.
+    pub fn request_tag(&self) -> &str {
+        &self.reply.request_tag
+    }
+
+    /// Validates a reply message given as bytes.
+    pub fn validate_bytes(&self, bytes: &[u8]) -> Report {
+        match as_text(bytes) {
+            Ok(text) => self.validate_str(text),
+            Err(violation) => Report::invalid(None, None, vec![*violation]),
+        }
+    }
+
+    /// Validates a reply message given as text.
+    pub fn validate_str(&self, text: &str) -> Report {
+        let report = self.validator.validate_str(text);
+        if report.outcome != Outcome::Valid {
+            return report;
+        }
+        let Ok(value) = serde_json::from_str::<Value>(text) else {
+            return report;
+        };
+        let mut report = self.check_data(report, &value);
+        for violation in &mut report.violations {
+            violation.position = Some(locate(text, &violation.pointer));
+        }
+        report
+    }
+
+    /// Validates a reply message given as a parsed value.
+    pub fn validate_value(&self, value: &Value) -> Report {
+        let report = self.validator.validate_value(value);
+        if report.outcome != Outcome::Valid {
+            return report;
+        }
+        self.check_data(report, value)
+    }
+
+    fn applies_to(&self, report: &Report) -> bool {
+        if self.reply_tags.is_empty() {
+            // No reply variant (P5): replies are the messages of an untagged root.
+            let root = report.root.as_deref();
+            !self
+                .validator
+                .schema
+                .roots
+                .iter()
+                .any(|r| Some(r.name.as_str()) == root && r.union.is_some())
+        } else {
+            report
+                .message_type
+                .as_ref()
+                .is_some_and(|t| self.reply_tags.contains(t))
+        }
+    }
+
+    fn check_data(&self, report: Report, message: &Value) -> Report {
+        if !self.applies_to(&report) {
+            return report;
+        }
+        let data = match message.pointer(self.pointer) {
+            None | Some(Value::Null) => return report,
+            Some(data) => data,
+        };
+        let serde = match (self.validator.is_typed(), &self.validator.protocol) {
+            (true, Some(protocol)) => protocol.reply_roundtrip(&self.reply.request_tag, data),
+            _ => None,
+        };
+        let mut violations = match &serde {
+            Some(Ok(_)) => return report,
+            _ => self.reply.violations(data),
+        };
+        if violations.is_empty() {
+            match serde {
+                Some(Err(message)) => violations.push(Violation::new(
+                    ViolationKind::Constraint,
+                    "",
+                    format!("rejected by the decoder: {message}"),
+                )),
+                _ => return report,
+            }
+        }
+        for violation in &mut violations {
+            violation.pointer = format!("{}{}", self.pointer, violation.pointer);
+            violation.related = violation
+                .related
+                .iter()
+                .map(|r| format!("{}{r}", self.pointer))
+                .collect();
+            violation.message = format!(
+                "{} (reply to `{}`)",
+                violation.message, self.reply.request_tag
+            );
+        }
+        Report::invalid(report.root, report.message_type, violations)
+    }
+}

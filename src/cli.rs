@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::check::{self, Drift, ExpectedFile, OutputSet};
+use crate::emit::{self, typescript};
 use crate::{Error, Result, protocols, schema};
 
 /// symgen: Rust types as the single source of truth for IPC protocols. Emits JSON
@@ -30,6 +31,18 @@ pub enum Command {
     /// Regenerate every committed output (the main job): `schema/` and everything under
     /// `generated/`, from the built-in protocols.
     Generate,
+    /// Render the JSON Schemas into TypeScript: an npm package with one module per schema
+    /// and an `index.ts`.
+    Ts {
+        /// A schema file, or a directory whose `*.json` files are read (repeatable).
+        /// Default: `schema/`.
+        #[arg(long = "schema", value_name = "FILE|DIR")]
+        schemas: Vec<PathBuf>,
+        /// Output directory (must exist). Default: `generated/typescript/` (created if
+        /// missing).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Regenerate every output in memory and fail with a diff when the committed files
     /// are stale, missing or orphaned. Writes nothing.
     Check,
@@ -58,15 +71,42 @@ pub fn schema_outputs(dir: &Path) -> OutputSet {
     }
 }
 
+/// The default TypeScript output directory, relative to the working directory.
+pub const TS_DIR: &str = "generated/typescript";
+
+/// The TypeScript output set (the npm package) for parsed schema modules.
+pub fn typescript_outputs(dir: &Path, modules: &[emit::Module]) -> OutputSet {
+    OutputSet {
+        label: "typescript".into(),
+        dir: dir.to_path_buf(),
+        files: typescript::render_package(modules),
+        ignore: vec!["dist".into(), "node_modules".into()],
+    }
+}
+
+/// The built-in protocols' schemas, rendered in memory, as `(file name, text)`.
+fn builtin_schemas() -> Vec<(String, String)> {
+    schema::render_all(&protocols::registry())
+        .into_iter()
+        .map(|file| (file.name, file.contents))
+        .collect()
+}
+
 /// Every output set `symgen check` compares, rooted at `root` (the project directory).
-pub fn all_outputs(root: &Path) -> Vec<OutputSet> {
-    vec![schema_outputs(&root.join(SCHEMA_DIR))]
+/// Generated code is rendered from the built-in schemas in memory, so it is checked
+/// against the current Rust types even when `schema/` is stale.
+pub fn all_outputs(root: &Path) -> Result<Vec<OutputSet>> {
+    let modules = emit::modules_from_texts(&builtin_schemas())?;
+    Ok(vec![
+        schema_outputs(&root.join(SCHEMA_DIR)),
+        typescript_outputs(&root.join(TS_DIR), &modules),
+    ])
 }
 
 /// Runs the drift check over every output set; returns all drifts.
 pub fn run_check(root: &Path) -> Result<Vec<Drift>> {
     let mut drifts = Vec::new();
-    for set in all_outputs(root) {
+    for set in all_outputs(root)? {
         drifts.extend(check::compare(&set)?);
     }
     Ok(drifts)
@@ -105,7 +145,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Generate => {
             let mut changed = 0;
-            for set in all_outputs(Path::new("")) {
+            for set in all_outputs(Path::new(""))? {
                 let count = check::write(&set, true)?.len();
                 eprintln!(
                     "symgen generate: {} file(s) changed in {}",
@@ -115,6 +155,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 changed += count;
             }
             eprintln!("symgen generate: done ({changed} file(s) changed)");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Ts { schemas, out } => {
+            let schemas = if schemas.is_empty() {
+                vec![PathBuf::from(SCHEMA_DIR)]
+            } else {
+                schemas
+            };
+            let modules = emit::load_modules(&emit::schema_files(&schemas)?)?;
+            let (dir, owned) = resolve_out(out, TS_DIR)?;
+            let changed = check::write(&typescript_outputs(&dir, &modules), owned)?;
+            eprintln!(
+                "symgen ts: {} file(s) changed in {}",
+                changed.len(),
+                dir.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Check => {
@@ -136,15 +192,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// Entry point: parses arguments, runs, and maps errors to a one-line message and exit
-/// code 2.
+/// Entry point: parses arguments, runs, and maps errors to a one-line message and an
+/// exit code: 1 for a schema symgen cannot read or represent (`file:pointer: message`),
+/// 2 for everything else.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
         Err(err) => {
             eprintln!("symgen: error: {err}");
-            ExitCode::from(2)
+            match err {
+                Error::Schema(_) => ExitCode::from(1),
+                _ => ExitCode::from(2),
+            }
         }
     }
 }

@@ -16,6 +16,9 @@ pub enum Error {
     /// A command-line argument or configuration is unusable.
     #[error("{0}")]
     Usage(String),
+    /// A schema cannot be read, modelled or rendered.
+    #[error("{0}")]
+    Schema(#[from] crate::model::Error),
 }
 
 impl Error {

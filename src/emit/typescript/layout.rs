@@ -1,0 +1,242 @@
+//! TypeScript text for types, properties, aliases and doc comments, laid out the way
+//! prettier (default options: 80 columns, 2-space indent) prints them, so the generated
+//! files pass `prettier --check` without running prettier. Only the shapes symgen emits
+//! are covered; `scripts/test-ts.sh` runs prettier over every output to keep it honest.
+
+/// prettier's default print width.
+pub const WIDTH: usize = 80;
+
+/// A rendered type, with enough structure to break long lines like prettier does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ts {
+    /// Never broken: names, primitives, literals, arrays, tuples.
+    Atom(String),
+    /// `A | B | …` (members are atoms or objects, printed flat).
+    Union(Vec<Ts>),
+    /// `{ [key: string]: T }`.
+    Map(Box<Ts>),
+}
+
+impl Ts {
+    /// The one-line form.
+    pub fn flat(&self) -> String {
+        match self {
+            Ts::Atom(text) => text.clone(),
+            Ts::Union(members) => members.iter().map(Ts::flat).collect::<Vec<_>>().join(" | "),
+            Ts::Map(value) => format!("{{ [key: string]: {} }}", value.flat()),
+        }
+    }
+
+    /// As an array element type: unions need parentheses.
+    pub fn array_of(&self) -> Ts {
+        match self {
+            Ts::Union(_) => Ts::Atom(format!("({})[]", self.flat())),
+            other => Ts::Atom(format!("{}[]", other.flat())),
+        }
+    }
+
+    /// `self | null`.
+    pub fn or_null(self) -> Ts {
+        match self {
+            Ts::Union(mut members) => {
+                members.push(Ts::Atom("null".into()));
+                Ts::Union(members)
+            }
+            other => Ts::Union(vec![other, Ts::Atom("null".into())]),
+        }
+    }
+}
+
+fn width(text: &str) -> usize {
+    text.chars().count()
+}
+
+fn fits(line: &str) -> bool {
+    width(line) <= WIDTH
+}
+
+fn pad(indent: usize) -> String {
+    " ".repeat(indent)
+}
+
+/// A property signature `key: T;` (key already quoted, with `?` when optional) at
+/// `indent`, broken like prettier when too long. No trailing newline.
+pub fn property(indent: usize, key: &str, ty: &Ts) -> String {
+    let p = pad(indent);
+    let line = format!("{p}{key}: {};", ty.flat());
+    if fits(&line) {
+        return line;
+    }
+    match ty {
+        Ts::Map(value) => format!(
+            "{p}{key}: {{\n{}\n{p}}};",
+            property(indent + 2, "[key: string]", value)
+        ),
+        Ts::Union(members) => {
+            let inner = pad(indent + 4);
+            let moved = format!("{p}{key}:\n{inner}{};", ty.flat());
+            if moved.lines().all(fits) {
+                return moved;
+            }
+            let lines: Vec<String> = members
+                .iter()
+                .map(|m| format!("{inner}| {}", m.flat()))
+                .collect();
+            format!("{p}{key}:\n{};", lines.join("\n"))
+        }
+        Ts::Atom(text) => format!("{p}{key}:\n{}{text};", pad(indent + 4)),
+    }
+}
+
+/// `export type Name = T;`, broken like prettier when too long. `name` may carry type
+/// parameters. No trailing newline.
+pub fn type_alias(name: &str, ty: &Ts) -> String {
+    let line = format!("export type {name} = {};", ty.flat());
+    if fits(&line) {
+        return line;
+    }
+    if let Some((base, params)) = name.split_once('<')
+        && !fits(&format!("export type {name} ="))
+    {
+        // A long head breaks its type parameters first.
+        let params = params.trim_end_matches('>');
+        return format!("export type {base}<\n  {params},\n> = {};", ty.flat());
+    }
+    let moved = format!("export type {name} =\n  {};", ty.flat());
+    match ty {
+        Ts::Union(members) if !moved.lines().all(fits) => {
+            let lines: Vec<String> = members
+                .iter()
+                .map(|m| format!("  | {}", m.flat()))
+                .collect();
+            format!("export type {name} =\n{};", lines.join("\n"))
+        }
+        Ts::Map(value) => format!(
+            "export type {name} = {{\n{}\n}};",
+            property(2, "[key: string]", value)
+        ),
+        _ => moved,
+    }
+}
+
+/// `export type Name = First & (A | B) & (C | D);` for records with required aliased
+/// fields. `groups` are the alternatives (object literals, printed flat).
+pub fn intersection_alias(name: &str, first: &str, groups: &[Vec<String>]) -> String {
+    let group_text = |group: &Vec<String>| format!("({})", group.join(" | "));
+    let all: Vec<String> = std::iter::once(first.to_owned())
+        .chain(groups.iter().map(group_text))
+        .collect();
+    let line = format!("export type {name} = {};", all.join(" & "));
+    if fits(&line) {
+        return line;
+    }
+    let mut out = format!("export type {name} = {first} &");
+    for (i, group) in groups.iter().enumerate() {
+        let last = i + 1 == groups.len();
+        let end = if last { ";" } else { " &" };
+        let flat = format!("  {}{end}", group_text(group));
+        if fits(&flat) {
+            out.push('\n');
+            out.push_str(&flat);
+        } else {
+            out.push_str("\n  (\n");
+            for member in group {
+                out.push_str(&format!("    | {member}\n"));
+            }
+            out.push_str(&format!("  ){end}"));
+        }
+    }
+    out
+}
+
+/// `export const name = [a, b] as const;`, broken one element per line when too long.
+pub fn const_array(name: &str, elements: &[String]) -> String {
+    let line = format!("export const {name} = [{}] as const;", elements.join(", "));
+    if fits(&line) {
+        return line;
+    }
+    let lines: Vec<String> = elements.iter().map(|e| format!("  {e},")).collect();
+    format!("export const {name} = [\n{}\n] as const;", lines.join("\n"))
+}
+
+/// A function signature head `export function name(param: T): R {`.
+pub fn function_head(name: &str, param: &str, result: &str) -> String {
+    let line = format!("export function {name}({param}): {result} {{");
+    if fits(&line) {
+        return line;
+    }
+    format!("export function {name}(\n  {param},\n): {result} {{")
+}
+
+/// A JSDoc comment at `indent` from doc lines (already split), ending with a newline.
+/// `*/` inside the text is escaped so a schema cannot end the comment early.
+pub fn jsdoc(indent: usize, lines: &[String]) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    let p = pad(indent);
+    let safe: Vec<String> = lines
+        .iter()
+        .map(|l| l.replace("*/", "*\\/").trim_end().to_owned())
+        .collect();
+    if let [single] = safe.as_slice() {
+        let line = format!("{p}/** {single} */");
+        if fits(&line) && !single.is_empty() {
+            return line + "\n";
+        }
+    }
+    let mut out = format!("{p}/**\n");
+    for line in &safe {
+        if line.is_empty() {
+            out.push_str(&format!("{p} *\n"));
+        } else {
+            out.push_str(&format!("{p} * {line}\n"));
+        }
+    }
+    out.push_str(&format!("{p} */\n"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn atom(text: &str) -> Ts {
+        Ts::Atom(text.into())
+    }
+
+    #[test]
+    fn long_unions_break_like_prettier() {
+        let ty = Ts::Union(vec![atom("\"replace\""), atom("\"update-section\"")]);
+        assert_eq!(
+            type_alias("ReviewMode", &ty),
+            "export type ReviewMode = \"replace\" | \"update-section\";"
+        );
+        let long: Vec<Ts> = (0..12).map(|i| atom(&format!("\"value-{i}\""))).collect();
+        let text = type_alias("Mode", &Ts::Union(long));
+        assert!(
+            text.starts_with("export type Mode =\n  | \"value-0\"\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn long_properties_move_to_the_next_line() {
+        let ty = Ts::Union(vec![
+            atom("RelatedInformationWithLongName[]"),
+            atom("null"),
+            atom("undefined"),
+        ]);
+        assert_eq!(
+            property(2, "relatedInformationWithAVeryLongName?", &ty),
+            "  relatedInformationWithAVeryLongName?:\n    RelatedInformationWithLongName[] | null | undefined;"
+        );
+    }
+
+    #[test]
+    fn jsdoc_escapes_comment_end() {
+        let doc = jsdoc(0, &["a */ b".to_owned()]);
+        assert_eq!(doc, "/** a *\\/ b */\n");
+        assert!(!doc[3..doc.len() - 3].contains("*/"));
+    }
+}

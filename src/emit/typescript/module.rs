@@ -1,0 +1,859 @@
+//! One model → one TypeScript module: the declarations for every named type, the
+//! variant interfaces of unions, the unknown-tag guard and the reply/content maps.
+
+use std::collections::HashMap;
+
+use askama::Template;
+
+use super::layout::{self, Ts};
+use super::names::{Namespace, property_key};
+use crate::model::{
+    Additional, Docs, Enum, Field, IntWidth, Literal, Model, NamedType, Payload, Record, Reply,
+    Tagging, TypeExpr, TypeKind, Union, Variant,
+};
+
+#[derive(Template)]
+#[template(path = "typescript/module.ts")]
+struct ModuleTemplate<'a> {
+    source: &'a str,
+    items: &'a [String],
+}
+
+#[derive(Template)]
+#[template(path = "typescript/interface.ts")]
+struct InterfaceTemplate<'a> {
+    doc: &'a str,
+    name: &'a str,
+    extends: &'a str,
+    members: &'a [String],
+}
+
+#[derive(Template)]
+#[template(path = "typescript/declaration.ts")]
+struct DeclarationTemplate<'a> {
+    doc: &'a str,
+    declaration: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/guard.ts")]
+struct GuardTemplate<'a> {
+    doc: &'a str,
+    head: &'a str,
+    body: &'a str,
+}
+
+fn render(template: &impl Template) -> String {
+    // Rendering into a String only fails if a Display impl fails; ours cannot.
+    template.render().unwrap_or_default()
+}
+
+const INT64_NOTE: &str =
+    "64-bit integer, typed `number`: exact only up to `Number.MAX_SAFE_INTEGER` (2^53 − 1).";
+
+/// Renders the module for `model`, read from the file called `source`.
+pub fn render_module(model: &Model, source: &str) -> String {
+    let mut emitter = Emitter::new(model);
+    emitter.module_doc();
+    for ty in &model.types {
+        emitter.named(ty);
+    }
+    emitter.shorthands();
+    let mut text = render(&ModuleTemplate {
+        source,
+        items: &emitter.items,
+    });
+    text.push('\n');
+    text
+}
+
+struct Emitter<'m> {
+    model: &'m Model,
+    /// Model type name → TypeScript name.
+    names: HashMap<&'m str, String>,
+    types: Namespace,
+    values: Namespace,
+    items: Vec<String>,
+    /// Unions with a reply map / content map: (map name, content key).
+    reply_maps: Vec<String>,
+    content_maps: Vec<(String, String)>,
+}
+
+fn doc_lines(docs: &Docs, notes: &[String]) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let paragraph = |text: &str, lines: &mut Vec<String>| {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.extend(text.lines().map(str::to_owned));
+    };
+    if let Some(title) = &docs.title {
+        paragraph(title, &mut lines);
+    }
+    if let Some(description) = &docs.description {
+        paragraph(description, &mut lines);
+    }
+    for note in notes {
+        paragraph(note, &mut lines);
+    }
+    if docs.deprecated {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push("@deprecated".to_owned());
+    }
+    lines
+}
+
+fn literal(value: &Literal) -> String {
+    value.to_json()
+}
+
+fn is_int64(expr: &TypeExpr) -> bool {
+    match expr {
+        TypeExpr::Integer(int) => int.width.bits() == 64 && int.width != IntWidth::I8,
+        TypeExpr::Nullable(inner) | TypeExpr::Array(inner) | TypeExpr::Map(inner) => {
+            is_int64(inner)
+        }
+        TypeExpr::Tuple(items) => items.iter().any(is_int64),
+        _ => false,
+    }
+}
+
+impl<'m> Emitter<'m> {
+    fn new(model: &'m Model) -> Self {
+        let mut types = Namespace::default();
+        let mut names = HashMap::new();
+        // Names that are usable as they are keep them; converted ones come second, so a
+        // converted name never takes a name the schema spelled exactly.
+        for ty in &model.types {
+            if super::names::is_usable(&ty.name) && types.try_claim(&ty.name) {
+                names.insert(ty.name.as_str(), ty.name.clone());
+            }
+        }
+        for ty in &model.types {
+            if !names.contains_key(ty.name.as_str()) {
+                let name = types.claim(&ty.name);
+                names.insert(ty.name.as_str(), name);
+            }
+        }
+        Emitter {
+            model,
+            names,
+            types,
+            values: Namespace::default(),
+            items: Vec::new(),
+            reply_maps: Vec::new(),
+            content_maps: Vec::new(),
+        }
+    }
+
+    fn name(&self, model_name: &str) -> String {
+        self.names
+            .get(model_name)
+            .cloned()
+            .unwrap_or_else(|| super::names::type_ident(model_name))
+    }
+
+    fn module_doc(&mut self) {
+        let mut docs = self.model.docs.clone();
+        if let (Some(protocol), Some(title)) = (&self.model.protocol, &docs.title) {
+            docs.title = Some(format!("{title} ({}).", protocol.code));
+        }
+        let mut lines = doc_lines(&docs, &[]);
+        if lines.is_empty() {
+            return;
+        }
+        lines.push(String::new());
+        lines.push("@module".to_owned());
+        let doc = layout::jsdoc(0, &lines);
+        self.items.push(doc.trim_end().to_owned());
+    }
+
+    fn ts(&self, expr: &TypeExpr) -> Ts {
+        match expr {
+            TypeExpr::Any => Ts::Atom("unknown".into()),
+            TypeExpr::Null => Ts::Atom("null".into()),
+            TypeExpr::Bool => Ts::Atom("boolean".into()),
+            TypeExpr::Integer(_) | TypeExpr::Number(_) => Ts::Atom("number".into()),
+            TypeExpr::String(_) => Ts::Atom("string".into()),
+            TypeExpr::Literal(value) => Ts::Atom(literal(value)),
+            TypeExpr::Array(item) => self.ts(item).array_of(),
+            TypeExpr::Tuple(items) => Ts::Atom(format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(|i| self.ts(i).flat())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            TypeExpr::Map(value) => Ts::Map(Box::new(self.ts(value))),
+            TypeExpr::Ref(name) => Ts::Atom(self.name(name)),
+            TypeExpr::Nullable(inner) => self.ts(inner).or_null(),
+        }
+    }
+
+    fn push_declaration(&mut self, docs: &[String], declaration: String) {
+        let doc = layout::jsdoc(0, docs);
+        self.items.push(render(&DeclarationTemplate {
+            doc: &doc,
+            declaration: &declaration,
+        }));
+    }
+
+    fn push_interface(
+        &mut self,
+        docs: &[String],
+        name: &str,
+        extends: &[String],
+        members: &[String],
+    ) {
+        let doc = layout::jsdoc(0, docs);
+        let extends = if extends.is_empty() {
+            String::new()
+        } else {
+            format!(" extends {}", extends.join(", "))
+        };
+        self.items.push(render(&InterfaceTemplate {
+            doc: &doc,
+            name,
+            extends: &extends,
+            members,
+        }));
+    }
+
+    /// The property lines of a field (plus its deprecated alias properties when the
+    /// field is optional).
+    fn field_members(&self, field: &Field, out: &mut Vec<String>) {
+        let mut notes = Vec::new();
+        if is_int64(&field.ty) {
+            notes.push(INT64_NOTE.to_owned());
+        }
+        if !field.aliases.is_empty() && !field.required {
+            let aliases: Vec<String> = field.aliases.iter().map(|a| format!("`{a}`")).collect();
+            notes.push(format!(
+                "Also accepted on input as {} (never emitted).",
+                aliases.join(", ")
+            ));
+        }
+        if let Some(default) = &field.default {
+            notes.push(format!("@defaultValue `{default}`"));
+        }
+        let ty = self.ts(&field.ty);
+        let key = format!(
+            "{}{}",
+            property_key(&field.name),
+            if field.required { "" } else { "?" }
+        );
+        let doc = layout::jsdoc(2, &doc_lines(&field.docs, &notes));
+        out.push(format!("{doc}{}", layout::property(2, &key, &ty)));
+        if !field.required {
+            for alias in &field.aliases {
+                let doc = layout::jsdoc(
+                    2,
+                    &[
+                        format!(
+                            "Input alias of `{}`: accepted on receive, never emitted.",
+                            field.name
+                        ),
+                        String::new(),
+                        "@deprecated".to_owned(),
+                    ],
+                );
+                let key = format!("{}?", property_key(alias));
+                out.push(format!("{doc}{}", layout::property(2, &key, &ty)));
+            }
+        }
+    }
+
+    fn fields_members(&self, fields: &[Field]) -> Vec<String> {
+        let mut out = Vec::new();
+        for field in fields {
+            if field.aliases.is_empty() || !field.required {
+                self.field_members(field, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Required fields with input aliases: emitted as `(A | B)` alternatives.
+    fn alias_groups(&self, fields: &[Field]) -> Vec<Vec<String>> {
+        fields
+            .iter()
+            .filter(|f| f.required && !f.aliases.is_empty())
+            .map(|field| {
+                let ty = self.ts(&field.ty).flat();
+                std::iter::once(&field.name)
+                    .chain(&field.aliases)
+                    .map(|key| format!("{{ {}: {ty} }}", property_key(key)))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn alias_notes(fields: &[Field]) -> Vec<String> {
+        fields
+            .iter()
+            .filter(|f| f.required && !f.aliases.is_empty())
+            .map(|field| {
+                let aliases: Vec<String> = field.aliases.iter().map(|a| format!("`{a}`")).collect();
+                let doc = field
+                    .docs
+                    .description
+                    .as_deref()
+                    .map(|d| format!(": {d}"))
+                    .unwrap_or_default();
+                format!(
+                    "`{}`{doc}\nExactly one of `{}` and its input alias(es) {} (deprecated, never emitted) is present.",
+                    field.name,
+                    field.name,
+                    aliases.join(", ")
+                )
+            })
+            .collect()
+    }
+
+    /// Whether a model type is emitted as an interface (so it can be extended).
+    fn is_interface(&self, name: &str) -> bool {
+        match self.model.get(name).map(|t| &t.kind) {
+            Some(TypeKind::Record(record)) => !record
+                .fields
+                .iter()
+                .any(|f| f.required && !f.aliases.is_empty()),
+            _ => false,
+        }
+    }
+
+    /// A record with no fields (its variant carries nothing beyond the tag).
+    fn is_empty_record(&self, name: &str) -> bool {
+        matches!(
+            self.model.resolve(name).map(|t| &t.kind),
+            Some(TypeKind::Record(record)) if record.fields.is_empty()
+        )
+    }
+
+    fn named(&mut self, ty: &NamedType) {
+        let name = self.name(&ty.name);
+        match &ty.kind {
+            TypeKind::Record(record) => self.record(ty, &name, record),
+            TypeKind::Enum(values) => self.enumeration(ty, &name, values),
+            TypeKind::Alias(expr) => {
+                let notes = if is_int64(expr) {
+                    vec![INT64_NOTE.to_owned()]
+                } else {
+                    Vec::new()
+                };
+                let docs = doc_lines(&ty.docs, &notes);
+                self.push_declaration(&docs, layout::type_alias(&name, &self.ts(expr)));
+            }
+            TypeKind::Union(union) => self.union(ty, &name, union),
+        }
+    }
+
+    fn record_members(&self, record: &Record) -> Vec<String> {
+        let mut members = self.fields_members(&record.fields);
+        let index = match &record.additional {
+            Additional::Allowed if record.fields.is_empty() => Some(Ts::Atom("unknown".into())),
+            Additional::Forbidden if record.fields.is_empty() => Some(Ts::Atom("never".into())),
+            Additional::Allowed | Additional::Forbidden => None,
+            Additional::Typed(value) => {
+                let mut parts = vec![self.ts(value)];
+                for field in &record.fields {
+                    parts.push(self.ts(&field.ty));
+                    if !field.required {
+                        parts.push(Ts::Atom("undefined".into()));
+                    }
+                }
+                let mut flat: Vec<Ts> = Vec::new();
+                for part in parts {
+                    let members = match part {
+                        Ts::Union(members) => members,
+                        other => vec![other],
+                    };
+                    for member in members {
+                        if !flat.contains(&member) {
+                            flat.push(member);
+                        }
+                    }
+                }
+                Some(if flat.len() == 1 {
+                    flat.remove(0)
+                } else {
+                    Ts::Union(flat)
+                })
+            }
+        };
+        if let Some(index) = index {
+            members.push(layout::property(2, "[key: string]", &index));
+        }
+        members
+    }
+
+    fn record(&mut self, ty: &NamedType, name: &str, record: &Record) {
+        let groups = self.alias_groups(&record.fields);
+        if groups.is_empty() {
+            let docs = doc_lines(&ty.docs, &[]);
+            let members = self.record_members(record);
+            self.push_interface(&docs, name, &[], &members);
+            return;
+        }
+        let fields_name = self.types.claim(&format!("{name}Fields"));
+        let docs = doc_lines(&ty.docs, &Self::alias_notes(&record.fields));
+        self.push_declaration(
+            &docs,
+            layout::intersection_alias(name, &fields_name, &groups),
+        );
+        let members = self.record_members(record);
+        let fields_docs = vec![format!(
+            "The fields of `{name}` besides the ones that have input aliases."
+        )];
+        self.push_interface(&fields_docs, &fields_name, &[], &members);
+    }
+
+    fn enumeration(&mut self, ty: &NamedType, name: &str, values: &Enum) {
+        let documented = values
+            .values
+            .iter()
+            .any(|v| v.docs.description.is_some() || !v.aliases.is_empty());
+        let mut notes = Vec::new();
+        if documented {
+            let mut list = Vec::new();
+            for value in &values.values {
+                let doc = value
+                    .docs
+                    .description
+                    .as_deref()
+                    .unwrap_or("")
+                    .replace('\n', " ");
+                let sep = if doc.is_empty() { "" } else { ": " };
+                list.push(format!("- `{}`{sep}{doc}", literal(&value.value)));
+                for alias in &value.aliases {
+                    list.push(format!(
+                        "- `{}`: input alias of `{}` (deprecated: accepted on receive, never emitted).",
+                        literal(alias),
+                        literal(&value.value)
+                    ));
+                }
+            }
+            notes.push(list.join("\n"));
+        }
+        // Canonical values first, then the input aliases.
+        let members: Vec<Ts> = values
+            .values
+            .iter()
+            .map(|v| &v.value)
+            .chain(values.values.iter().flat_map(|v| &v.aliases))
+            .map(|v| Ts::Atom(literal(v)))
+            .collect();
+        let ts = if members.len() == 1 {
+            members[0].clone()
+        } else {
+            Ts::Union(members)
+        };
+        let docs = doc_lines(&ty.docs, &notes);
+        self.push_declaration(&docs, layout::type_alias(name, &ts));
+    }
+
+    fn union(&mut self, ty: &NamedType, name: &str, union: &Union) {
+        match &union.tagging {
+            Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => {
+                self.tagged_union(ty, name, union, tag);
+            }
+            Tagging::External | Tagging::Untagged => self.value_union(ty, name, union),
+        }
+    }
+
+    fn tag_type(variant: &Variant) -> Ts {
+        let tags: Vec<Ts> = variant
+            .tag
+            .iter()
+            .chain(&variant.tag_aliases)
+            .map(|t| Ts::Atom(literal(t)))
+            .collect();
+        if tags.len() == 1 {
+            tags[0].clone()
+        } else {
+            Ts::Union(tags)
+        }
+    }
+
+    fn tagged_union(&mut self, ty: &NamedType, name: &str, union: &Union, tag: &str) {
+        let base = (!union.fields.is_empty()).then(|| self.types.claim(&format!("{name}Base")));
+        let variant_names: Vec<String> = union
+            .variants
+            .iter()
+            .map(|v| {
+                self.types
+                    .claim(&format!("{name}{}", crate::model::pascal_case(&v.name)))
+            })
+            .collect();
+        let unknown = union.unknown.as_ref().map(|u| {
+            (
+                self.types
+                    .claim(&format!("{name}{}", crate::model::pascal_case(&u.name))),
+                self.types.claim(&format!("{name}OrUnknown")),
+            )
+        });
+
+        // The union of the known variants.
+        let mut notes = Vec::new();
+        if let Some((unknown_name, or_unknown)) = &unknown {
+            let guard = format!("isKnown{name}");
+            notes.push(format!(
+                "Only the known variants: `switch (message.{tag})` narrows each one and a `never` default checks exhaustiveness. A receiver types raw input as `{or_unknown}` and tests it with `{guard}` first; the other branch is the `{unknown_name}` case (rule R4)."
+            ));
+        }
+        let members: Vec<Ts> = variant_names.iter().map(|n| Ts::Atom(n.clone())).collect();
+        let union_ts = if members.len() == 1 {
+            members[0].clone()
+        } else {
+            Ts::Union(members)
+        };
+        let docs = doc_lines(&ty.docs, &notes);
+        self.push_declaration(&docs, layout::type_alias(name, &union_ts));
+
+        if let Some(base) = &base {
+            let members = self.fields_members(&union.fields);
+            let docs = vec![format!(
+                "The fields every `{name}` carries besides `{tag}`."
+            )];
+            self.push_interface(&docs, base, &[], &members);
+        }
+        let tag_key = property_key(tag);
+        for (variant, variant_name) in union.variants.iter().zip(&variant_names) {
+            self.variant(union, variant, variant_name, base.as_deref(), &tag_key);
+        }
+        if let Some((unknown_name, or_unknown)) = unknown {
+            self.unknown(
+                union,
+                name,
+                &unknown_name,
+                &or_unknown,
+                base.as_deref(),
+                tag,
+            );
+        }
+        self.maps(name, union);
+    }
+
+    fn variant(
+        &mut self,
+        union: &Union,
+        variant: &Variant,
+        variant_name: &str,
+        base: Option<&str>,
+        tag_key: &str,
+    ) {
+        let mut extends: Vec<String> = base.map(str::to_owned).into_iter().collect();
+        let mut members = vec![layout::property(2, tag_key, &Self::tag_type(variant))];
+        let mut intersect: Option<Ts> = None;
+        match &variant.payload {
+            Payload::Unit => {}
+            Payload::Fields(fields) => members.extend(self.fields_members(fields)),
+            Payload::Content(field) => self.field_members(field, &mut members),
+            Payload::Type(TypeExpr::Ref(target)) if self.is_empty_record(target) => {}
+            Payload::Type(TypeExpr::Ref(target)) if self.is_interface(target) => {
+                extends.push(self.name(target));
+            }
+            Payload::Type(expr) => intersect = Some(self.ts(expr)),
+        }
+        let mut notes = Vec::new();
+        match &variant.reply {
+            Reply::Data(expr) => notes.push(format!("Reply data: `{}`.", self.ts(expr).flat())),
+            Reply::None => notes.push("No reply.".to_owned()),
+            Reply::IsReply => notes.push("Carries the reply to an earlier request.".to_owned()),
+            Reply::Unspecified => {}
+        }
+        let _ = union;
+        let docs = doc_lines(&variant.docs, &notes);
+        match intersect {
+            None => self.push_interface(&docs, variant_name, &extends, &members),
+            Some(payload) => {
+                // The payload is not an interface (a union or a map): intersect.
+                let tag_object = format!("{{ {} }}", members.join(" ").trim());
+                let mut parts: Vec<String> = extends;
+                parts.push(tag_object);
+                parts.push(match payload {
+                    Ts::Union(_) => format!("({})", payload.flat()),
+                    other => other.flat(),
+                });
+                let declaration = layout::type_alias(variant_name, &Ts::Atom(parts.join(" & ")));
+                self.push_declaration(&docs, declaration);
+            }
+        }
+    }
+
+    fn unknown(
+        &mut self,
+        union: &Union,
+        name: &str,
+        unknown_name: &str,
+        or_unknown: &str,
+        base: Option<&str>,
+        tag: &str,
+    ) {
+        let Some(unknown) = &union.unknown else {
+            return;
+        };
+        let tag_key = property_key(tag);
+        let mut members = vec![layout::property(2, &tag_key, &Ts::Atom("string".into()))];
+        match &union.tagging {
+            Tagging::Adjacent { content, .. } => members.push(layout::property(
+                2,
+                &format!("{}?", property_key(content)),
+                &Ts::Atom("unknown".into()),
+            )),
+            _ => members.push(layout::property(
+                2,
+                "[key: string]",
+                &Ts::Atom("unknown".into()),
+            )),
+        }
+        let extends: Vec<String> = base.map(str::to_owned).into_iter().collect();
+        let docs = doc_lines(&unknown.docs, &[]);
+        self.push_interface(&docs, unknown_name, &extends, &members);
+
+        let docs = vec![format!(
+            "A `{name}` as received: a known variant, or one whose `{tag}` this schema does not know."
+        )];
+        let ts = Ts::Union(vec![
+            Ts::Atom(name.to_owned()),
+            Ts::Atom(unknown_name.to_owned()),
+        ]);
+        self.push_declaration(&docs, layout::type_alias(or_unknown, &ts));
+
+        let tags_name = self.values.claim_value(&format!("{name}Tags"));
+        let tags: Vec<String> = union
+            .variants
+            .iter()
+            .flat_map(|v| v.tag.iter().chain(&v.tag_aliases))
+            .map(literal)
+            .collect();
+        let docs = vec![format!(
+            "Every `{tag}` value of the known `{name}` variants, input aliases included."
+        )];
+        self.push_declaration(&docs, layout::const_array(&tags_name, &tags));
+
+        let guard = self.values.claim_value(&format!("isKnown{name}"));
+        let head = layout::function_head(
+            &guard,
+            &format!("message: {or_unknown}"),
+            &format!("message is {name}"),
+        );
+        let access = if super::names::is_identifier(tag) {
+            format!("message.{tag}")
+        } else {
+            format!("message[{}]", property_key(tag))
+        };
+        let body = format!("  return ({tags_name} as readonly unknown[]).includes({access});");
+        let body = if body.chars().count() <= layout::WIDTH {
+            body
+        } else {
+            format!("  return ({tags_name} as readonly unknown[]).includes(\n    {access},\n  );")
+        };
+        let docs = vec![format!(
+            "Whether `message` is a known `{name}` variant; narrows to `{name}` (then switch on `{tag}`) or to `{unknown_name}`."
+        )];
+        let doc = layout::jsdoc(0, &docs);
+        self.items.push(render(&GuardTemplate {
+            doc: &doc,
+            head: &head,
+            body: &body,
+        }));
+    }
+
+    /// The content map (adjacent tagging) and the reply map (when replies are known),
+    /// keyed by string tags.
+    fn maps(&mut self, name: &str, union: &Union) {
+        let string_tags = union
+            .variants
+            .iter()
+            .all(|v| v.tag.as_ref().is_some_and(|t| t.as_str().is_some()));
+        if !string_tags {
+            return;
+        }
+        let keys = |variant: &Variant| -> Vec<String> {
+            variant
+                .tag
+                .iter()
+                .chain(&variant.tag_aliases)
+                .filter_map(Literal::as_str)
+                .map(property_key)
+                .collect()
+        };
+        if let Tagging::Adjacent { tag, content } = &union.tagging {
+            let mut members = Vec::new();
+            for variant in &union.variants {
+                if let Payload::Content(field) = &variant.payload {
+                    let ty = self.ts(field.ty.non_null());
+                    for key in keys(variant) {
+                        members.push(layout::property(2, &key, &ty));
+                    }
+                }
+            }
+            if !members.is_empty() {
+                let suffix = crate::model::pascal_case(content);
+                let map = self.types.claim(&format!("{name}{suffix}Map"));
+                let docs = vec![format!(
+                    "The `{content}` type of each `{name}` variant, by `{tag}`."
+                )];
+                self.push_interface(&docs, &map, &[], &members);
+                let lookup = self.types.claim(&format!("{name}{suffix}For"));
+                let docs = vec![format!("The `{content}` type for `{tag}` value `T`.")];
+                let ts = Ts::Atom(format!("{map}[T]"));
+                self.push_declaration(
+                    &docs,
+                    layout::type_alias(&format!("{lookup}<T extends keyof {map}>"), &ts),
+                );
+                self.content_maps.push((map, content.clone()));
+            }
+        }
+        if union.has_replies() {
+            let mut members = Vec::new();
+            for variant in &union.variants {
+                if let Reply::Data(expr) = &variant.reply {
+                    let ty = self.ts(expr);
+                    for key in keys(variant) {
+                        members.push(layout::property(2, &key, &ty));
+                    }
+                }
+            }
+            let tag = union.tag_key().unwrap_or("tag");
+            let map = self.types.claim(&format!("{name}ReplyMap"));
+            let docs = vec![format!(
+                "The reply data type of each `{name}` request that expects a reply, by `{tag}` (rule R8). Requests without a reply are absent."
+            )];
+            self.push_interface(&docs, &map, &[], &members);
+            let lookup = self.types.claim(&format!("{name}ReplyFor"));
+            let docs = vec![format!("The reply data type of request `T`.")];
+            let ts = Ts::Atom(format!("{map}[T]"));
+            self.push_declaration(
+                &docs,
+                layout::type_alias(&format!("{lookup}<T extends keyof {map}>"), &ts),
+            );
+            self.reply_maps.push(map);
+        }
+    }
+
+    fn value_union(&mut self, ty: &NamedType, name: &str, union: &Union) {
+        let mut members = Vec::new();
+        let mut extra = Vec::new();
+        let mut list = Vec::new();
+        for variant in &union.variants {
+            let member = match (&union.tagging, &variant.payload) {
+                (Tagging::External, Payload::Unit) => {
+                    Ts::Atom(variant.tag.as_ref().map(literal).unwrap_or_default())
+                }
+                (Tagging::External, payload) => {
+                    let key =
+                        property_key(variant.tag.as_ref().and_then(Literal::as_str).unwrap_or(""));
+                    let inner = match payload {
+                        Payload::Fields(fields) => {
+                            let inner = self.types.claim(&format!(
+                                "{name}{}",
+                                crate::model::pascal_case(&variant.name)
+                            ));
+                            extra.push((
+                                inner.clone(),
+                                variant.docs.clone(),
+                                self.fields_members(fields),
+                            ));
+                            inner
+                        }
+                        Payload::Type(expr) => self.ts(expr).flat(),
+                        Payload::Content(field) => self.ts(&field.ty).flat(),
+                        Payload::Unit => String::new(),
+                    };
+                    Ts::Atom(format!("{{ {key}: {inner} }}"))
+                }
+                (_, Payload::Fields(fields)) => {
+                    let inner = self.types.claim(&format!(
+                        "{name}{}",
+                        crate::model::pascal_case(&variant.name)
+                    ));
+                    extra.push((
+                        inner.clone(),
+                        variant.docs.clone(),
+                        self.fields_members(fields),
+                    ));
+                    Ts::Atom(inner)
+                }
+                (_, Payload::Type(expr)) => self.ts(expr),
+                (_, Payload::Content(field)) => self.ts(&field.ty),
+                (_, Payload::Unit) => Ts::Atom("null".into()),
+            };
+            if let Some(doc) = &variant.docs.description {
+                list.push(format!("- `{}`: {}", member.flat(), doc.replace('\n', " ")));
+            }
+            match member {
+                Ts::Union(parts) => members.extend(parts),
+                other => members.push(other),
+            }
+        }
+        let mut notes = Vec::new();
+        if !list.is_empty() {
+            notes.push(list.join("\n"));
+        }
+        if union.variants.iter().any(|v| match &v.payload {
+            Payload::Type(expr) => is_int64(expr),
+            _ => false,
+        }) {
+            notes.push(INT64_NOTE.to_owned());
+        }
+        let docs = doc_lines(&ty.docs, &notes);
+        let ts = if members.len() == 1 {
+            members.remove(0)
+        } else {
+            Ts::Union(members)
+        };
+        if union.fields.is_empty() {
+            self.push_declaration(&docs, layout::type_alias(name, &ts));
+        } else {
+            let base = self.types.claim(&format!("{name}Base"));
+            let group: Vec<String> = match &ts {
+                Ts::Union(parts) => parts.iter().map(Ts::flat).collect(),
+                other => vec![other.flat()],
+            };
+            self.push_declaration(&docs, layout::intersection_alias(name, &base, &[group]));
+            let members = self.fields_members(&union.fields);
+            let docs = vec![format!("The fields every `{name}` carries.")];
+            self.push_interface(&docs, &base, &[], &members);
+        }
+        for (inner, docs, members) in extra {
+            let docs = doc_lines(&docs, &[]);
+            self.push_interface(&docs, &inner, &[], &members);
+        }
+    }
+
+    /// `ReplyFor<T>` (and `PayloadFor<T>`, `ParamsFor<T>` …) when one union of the
+    /// module has such a map.
+    fn shorthands(&mut self) {
+        if let [map] = self.reply_maps.as_slice() {
+            let map = map.clone();
+            if self.types.try_claim("ReplyFor") {
+                let docs = vec![format!(
+                    "Shorthand: the reply data type of request `T` (see `{map}`)."
+                )];
+                let ts = Ts::Atom(format!("{map}[T]"));
+                self.push_declaration(
+                    &docs,
+                    layout::type_alias(&format!("ReplyFor<T extends keyof {map}>"), &ts),
+                );
+            }
+        }
+        if let [(map, content)] = self.content_maps.as_slice() {
+            let (map, content) = (map.clone(), content.clone());
+            let short = format!("{}For", crate::model::pascal_case(&content));
+            if super::names::is_usable(&short) && self.types.try_claim(&short) {
+                let docs = vec![format!(
+                    "Shorthand: the `{content}` type for tag `T` (see `{map}`)."
+                )];
+                let ts = Ts::Atom(format!("{map}[T]"));
+                self.push_declaration(
+                    &docs,
+                    layout::type_alias(&format!("{short}<T extends keyof {map}>"), &ts),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! TypeScript identifiers: which names are usable as is, how others are converted, and
+//! deterministic collision handling (first come, first served; later ones get `2`, `3`…).
+
+use std::collections::HashSet;
+
+use crate::model::pascal_case;
+
+/// Words that cannot name a type or a value (reserved words, strict-mode and contextual
+/// keywords, and the predefined type names).
+const RESERVED: &[&str] = &[
+    "abstract",
+    "accessor",
+    "any",
+    "as",
+    "asserts",
+    "async",
+    "await",
+    "bigint",
+    "boolean",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "declare",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "from",
+    "function",
+    "get",
+    "global",
+    "if",
+    "implements",
+    "import",
+    "in",
+    "infer",
+    "instanceof",
+    "interface",
+    "is",
+    "keyof",
+    "let",
+    "module",
+    "namespace",
+    "never",
+    "new",
+    "null",
+    "number",
+    "object",
+    "of",
+    "out",
+    "override",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "readonly",
+    "require",
+    "return",
+    "satisfies",
+    "set",
+    "static",
+    "string",
+    "super",
+    "switch",
+    "symbol",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "type",
+    "typeof",
+    "undefined",
+    "unique",
+    "unknown",
+    "using",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+];
+
+/// Whether `text` is an ASCII identifier (`[A-Za-z_$][A-Za-z0-9_$]*`). Property names
+/// that are not get quoted.
+pub fn is_identifier(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Whether `text` can name a type or value as is.
+pub fn is_usable(text: &str) -> bool {
+    is_identifier(text) && !RESERVED.contains(&text)
+}
+
+/// Makes `raw` a usable type name: kept when usable, else PascalCased (non-ASCII and
+/// punctuation dropped), prefixed with `_` when it starts with a digit, suffixed with
+/// `_` when reserved.
+pub fn type_ident(raw: &str) -> String {
+    if is_usable(raw) {
+        return raw.to_owned();
+    }
+    let mut name: String = pascal_case(raw)
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+        .collect();
+    if name.is_empty() {
+        name.push_str("Type");
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    if RESERVED.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// `camelCase` for values: the type-style name with its first letter lowered.
+pub fn value_ident(raw: &str) -> String {
+    let pascal = type_ident(raw);
+    let mut chars = pascal.chars();
+    let mut name: String = match chars.next() {
+        Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+        None => String::new(),
+    };
+    if RESERVED.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// A property key: the wire name itself, quoted as a JSON string when it is not an
+/// identifier (reserved words are fine as property names).
+pub fn property_key(wire: &str) -> String {
+    if is_identifier(wire) {
+        wire.to_owned()
+    } else {
+        serde_json::Value::String(wire.to_owned()).to_string()
+    }
+}
+
+/// One namespace (types, or values) of a module.
+#[derive(Default)]
+pub struct Namespace {
+    taken: HashSet<String>,
+}
+
+impl Namespace {
+    /// Claims `wanted` (made usable first), or the first free `wanted2`, `wanted3`, ….
+    pub fn claim(&mut self, wanted: &str) -> String {
+        let base = type_ident(wanted);
+        self.claim_exact(base)
+    }
+
+    /// Like [`Namespace::claim`] for a value (camelCase) name.
+    pub fn claim_value(&mut self, wanted: &str) -> String {
+        let base = value_ident(wanted);
+        self.claim_exact(base)
+    }
+
+    /// Claims `name` only if it is free.
+    pub fn try_claim(&mut self, name: &str) -> bool {
+        self.taken.insert(name.to_owned())
+    }
+
+    fn claim_exact(&mut self, base: String) -> String {
+        if self.taken.insert(base.clone()) {
+            return base;
+        }
+        let mut n = 2;
+        loop {
+            let candidate = format!("{base}{n}");
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+            n += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers() {
+        assert_eq!(type_ident("IPCResponse"), "IPCResponse");
+        assert_eq!(type_ident("my-type"), "MyType");
+        assert_eq!(type_ident("2fa code"), "_2faCode");
+        assert_eq!(type_ident("string"), "String");
+        assert_eq!(type_ident("type"), "Type");
+        assert_eq!(type_ident("Object"), "Object");
+        assert_eq!(value_ident("IpcMessage"), "ipcMessage");
+        assert_eq!(value_ident("Default"), "default_");
+        assert_eq!(property_key("baseUri"), "baseUri");
+        assert_eq!(property_key("default"), "default");
+        assert_eq!(property_key("in-reply-to"), "\"in-reply-to\"");
+        assert_eq!(property_key("a\"b"), "\"a\\\"b\"");
+    }
+
+    #[test]
+    fn collisions_are_deterministic() {
+        let mut names = Namespace::default();
+        assert_eq!(names.claim("MyType"), "MyType");
+        assert_eq!(names.claim("my-type"), "MyType2");
+        assert_eq!(names.claim("my_type"), "MyType3");
+    }
+}

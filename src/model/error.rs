@@ -1,0 +1,34 @@
+//! The model's error: a location in a schema document and what is wrong there.
+
+use std::fmt;
+
+/// A schema the model cannot represent, or cannot read. Displayed as
+/// `file:json-pointer: message` (the pointer is empty for the document itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The schema file, as the caller named it.
+    pub file: String,
+    /// JSON Pointer (RFC 6901) of the offending schema in the document.
+    pub pointer: String,
+    /// What is wrong, in one sentence.
+    pub message: String,
+}
+
+impl Error {
+    /// An error at `pointer` in `file`.
+    pub fn new(file: &str, pointer: &str, message: impl Into<String>) -> Self {
+        Error {
+            file: file.to_owned(),
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.pointer, self.message)
+    }
+}
+
+impl std::error::Error for Error {}

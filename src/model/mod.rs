@@ -1,0 +1,577 @@
+//! The schema model: a language-neutral description of the types a JSON Schema
+//! (draft 2020-12) document defines, built from the schema alone. Every code generator
+//! (TypeScript, Swift) renders this model; none of them reads JSON Schema itself.
+//!
+//! # Entry points
+//!
+//! * [`parse_file`] reads and parses one schema file; [`parse_str`] parses text and
+//!   [`from_value`] an already parsed document. `file` is only used in errors.
+//! * Every failure is an [`Error`] `{ file, pointer, message }`, displayed as
+//!   `file:json-pointer: message`. Unsupported constructs are errors, never silently
+//!   dropped; hostile input (deep nesting, `$ref` loops, remote `$ref`s, huge documents)
+//!   gives an error, never a panic or a hang.
+//!
+//! # What the model holds
+//!
+//! A [`Model`] is a list of [`NamedType`]s (unique names, deterministic order) plus the
+//! names of the document's root types. A named type is one of ([`TypeKind`]):
+//!
+//! * [`Record`]: an object with [`Field`]s. Each field has its exact wire name, a
+//!   [`TypeExpr`], `required`, docs, an optional `default` and its input `aliases` (other
+//!   wire names a receiver accepts for it; see [`Field::aliases`]).
+//! * [`Enum`]: a closed set of literal values, each with docs and input aliases. Almost
+//!   always strings ([`Enum::is_string`]); hand-written schemas may mix literal types.
+//! * [`Union`]: a choice between [`Variant`]s, with a [`Tagging`] style:
+//!   [`Tagging::Internal`] (`{"type": "a", ...fields}`), [`Tagging::Adjacent`]
+//!   (`{"type": "a", "payload": ...}`), [`Tagging::External`] (`{"a": ...}` or `"a"`) or
+//!   [`Tagging::Untagged`]. A union may have shared [`Union::fields`] that every variant
+//!   carries beside the tag: an *envelope* is an adjacently tagged union with shared
+//!   fields (`{type, id, sender, payload}`); a struct with a flattened internally tagged
+//!   enum is an internally tagged union with shared fields. An open union has an
+//!   [`Union::unknown`] case for tags it does not know (rule R4).
+//! * an alias of a [`TypeExpr`] (`$ref` chains, a def that is just `string`, ...).
+//!
+//! Type expressions ([`TypeExpr`]) are anonymous: primitives (sized integers with
+//! [`IntWidth`], numbers and strings with their `format`), literals, arrays, tuples,
+//! maps (`additionalProperties`), arbitrary JSON, nullable types and references to named
+//! types by name (recursion is just a reference). Composite types written inline in the
+//! schema (an object, an enum or a union inside a property) are hoisted into named
+//! types: their name is the parent's name followed by the property name in PascalCase
+//! (`Parent` + `topErrorFiles` → `ParentTopErrorFiles`; array items add `Item`, map
+//! values `Value`), made unique with a numeric suffix; [`NamedType::origin`] tells such
+//! types apart from `$defs` entries.
+//!
+//! # Presence and null
+//!
+//! A field is required or optional ([`Field::required`]); its type may be
+//! [`TypeExpr::Nullable`]. [`Field::presence`] combines both. Under the catalog's rule R3
+//! an optional nullable field treats `null` like absence.
+//!
+//! # Request/reply pairing
+//!
+//! Each union variant has a [`Reply`]: the data type its reply carries, "no reply", "this
+//! variant carries replies", or unspecified (hand-written schemas). It comes from the
+//! `x-symgen-reply` / `x-symgen-is-reply` keywords that `symgen schema` exports.
+//!
+//! # How shapes are recognised
+//!
+//! Structurally, so that hand-written schemas work: a `oneOf`/`anyOf` whose members all
+//! have a required property with a distinct constant value is internally tagged by that
+//! property (adjacently tagged when every variant has at most one other property, the
+//! same one); members that are single-key objects (and string constants) are externally
+//! tagged; anything else is untagged. `anyOf`/`oneOf`/`type` lists with `null` make the
+//! rest nullable; `$ref` beside other keywords and `allOf` merge objects; `allOf` members
+//! that only add validation (required sets, `not`, `if`/`then`) are ignored. The
+//! `x-symgen-*` keywords of symgen's own schemas are hints: the tag and content keys, the
+//! unknown variant, aliases and the reply pairing.
+//!
+//! Nothing here is specific to a target language: names are the schema's own (`$defs`
+//! keys, variant `title`s or tag values); emitters convert case, escape reserved words
+//! and resolve collisions.
+
+mod error;
+mod outline;
+mod parse;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+pub use error::Error;
+pub use outline::{expr_text, outline};
+pub use parse::pascal_case;
+
+/// A parsed schema document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    /// The file the model was read from, as given by the caller (used in errors).
+    pub file: String,
+    /// `$id` of the document, if any.
+    pub id: Option<String>,
+    /// The document's `title` and `description`.
+    pub docs: Docs,
+    /// `x-symgen-protocol`: set for symgen's own protocol schemas.
+    pub protocol: Option<ProtocolInfo>,
+    /// Names of the root types: the message types of the protocol (from
+    /// `x-symgen-protocol.roots`, the root `anyOf` of `$ref`s, or the document itself
+    /// when its root is a type). Empty when the document only has `$defs`.
+    pub roots: Vec<String>,
+    /// Every named type: `$defs` entries in document order, then the root type (when the
+    /// root is a type itself), then hoisted inline types in discovery order.
+    pub types: Vec<NamedType>,
+    index: HashMap<String, usize>,
+}
+
+impl Model {
+    /// The named type called `name`.
+    pub fn get(&self, name: &str) -> Option<&NamedType> {
+        self.index.get(name).map(|&i| &self.types[i])
+    }
+
+    /// Follows aliases (`A = B`, `B = C`) from `name` to the first type that is not an
+    /// alias of a plain reference. Returns `None` for unknown names.
+    pub fn resolve<'a>(&'a self, name: &str) -> Option<&'a NamedType> {
+        let mut current = self.get(name)?;
+        for _ in 0..=self.types.len() {
+            match &current.kind {
+                TypeKind::Alias(TypeExpr::Ref(next)) => current = self.get(next)?,
+                _ => return Some(current),
+            }
+        }
+        Some(current)
+    }
+}
+
+/// `x-symgen-protocol`: identifies one of symgen's protocols.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProtocolInfo {
+    /// The protocol id (also the schema file stem), e.g. `symposium`.
+    pub id: String,
+    /// The catalog code, e.g. `P1`.
+    pub code: String,
+}
+
+/// Documentation carried over from the schema.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Docs {
+    /// `title`, when it is not used as a name.
+    pub title: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `deprecated: true`.
+    pub deprecated: bool,
+}
+
+/// Where a named type comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A `$defs` (or `definitions`) entry; the name is its key.
+    Defs,
+    /// The document root, which is a type itself; named from `title` or the file stem.
+    Root,
+    /// A composite type written inline, hoisted out of the named type `parent`.
+    Inline {
+        /// The named type it was found in.
+        parent: String,
+    },
+}
+
+/// A type with a name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedType {
+    /// The unique name: the `$defs` key, or a composed name for hoisted types.
+    pub name: String,
+    /// JSON pointer of its schema in the document.
+    pub pointer: String,
+    /// Its documentation.
+    pub docs: Docs,
+    /// What it is.
+    pub kind: TypeKind,
+    /// Where it comes from.
+    pub origin: Origin,
+}
+
+/// The kinds of named types.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeKind {
+    /// An object with known fields.
+    Record(Record),
+    /// A closed set of literal values.
+    Enum(Enum),
+    /// A tagged or untagged choice.
+    Union(Union),
+    /// Another name for a type expression.
+    Alias(TypeExpr),
+}
+
+/// An object type with known fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// The fields, in schema order. Input-alias properties are folded into their
+    /// canonical field ([`Field::aliases`]), not listed separately.
+    pub fields: Vec<Field>,
+    /// What other keys may appear.
+    pub additional: Additional,
+}
+
+/// What an object allows besides its known fields.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Additional {
+    /// Other keys may appear and are ignored (the JSON Schema default; rule R2).
+    Allowed,
+    /// No other keys (`additionalProperties: false`).
+    Forbidden,
+    /// Other keys map to values of this type.
+    Typed(TypeExpr),
+}
+
+/// A field of an object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// The exact wire name (the property key).
+    pub name: String,
+    /// The value's type; [`TypeExpr::Nullable`] when `null` is allowed.
+    pub ty: TypeExpr,
+    /// Whether the key must be present. For a field with [`Field::aliases`], it means
+    /// "exactly one of the wire name and its aliases must be present".
+    pub required: bool,
+    /// Its documentation.
+    pub docs: Docs,
+    /// The schema's `default`, when given: the value a receiver assumes when absent.
+    pub default: Option<Value>,
+    /// Other wire names accepted on input for this field, never emitted
+    /// (`x-symgen-aliases` / `x-symgen-alias-of`).
+    pub aliases: Vec<String>,
+    /// JSON pointer of the property schema.
+    pub pointer: String,
+}
+
+/// Required/optional combined with nullability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// The key must be present and not null.
+    Required,
+    /// The key must be present; the value may be null.
+    RequiredNullable,
+    /// The key may be absent; when present it is not null.
+    Optional,
+    /// The key may be absent or null; both mean "no value" (rule R3).
+    OptionalNullable,
+}
+
+impl Field {
+    /// The field's presence.
+    pub fn presence(&self) -> Presence {
+        match (self.required, self.ty.is_nullable()) {
+            (true, false) => Presence::Required,
+            (true, true) => Presence::RequiredNullable,
+            (false, false) => Presence::Optional,
+            (false, true) => Presence::OptionalNullable,
+        }
+    }
+}
+
+/// A closed set of literal values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Enum {
+    /// The canonical values, in schema order.
+    pub values: Vec<EnumValue>,
+}
+
+impl Enum {
+    /// Whether every value (and alias) is a string.
+    pub fn is_string(&self) -> bool {
+        self.values.iter().all(|v| {
+            matches!(v.value, Literal::String(_))
+                && v.aliases.iter().all(|a| matches!(a, Literal::String(_)))
+        })
+    }
+}
+
+/// One value of an [`Enum`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumValue {
+    /// The canonical value.
+    pub value: Literal,
+    /// Its documentation (from `oneOf: [{const, description}]`).
+    pub docs: Docs,
+    /// Values accepted on input as this one and never emitted.
+    pub aliases: Vec<Literal>,
+}
+
+/// A JSON literal.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Literal {
+    /// A string.
+    String(String),
+    /// A number, exactly as written in the schema.
+    Number(serde_json::Number),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+}
+
+impl Literal {
+    /// The string, for string literals.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Literal::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The literal as JSON text (`"a"`, `1`, `true`, `null`).
+    pub fn to_json(&self) -> String {
+        match self {
+            Literal::String(s) => Value::String(s.clone()).to_string(),
+            Literal::Number(n) => n.to_string(),
+            Literal::Bool(b) => b.to_string(),
+            Literal::Null => "null".to_owned(),
+        }
+    }
+}
+
+/// A choice between variants.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Union {
+    /// How the variant is told apart on the wire.
+    pub tagging: Tagging,
+    /// Fields every variant carries beside the tag (envelope fields, the fields of a
+    /// struct a tagged enum is flattened into). Empty for plain unions.
+    pub fields: Vec<Field>,
+    /// The known variants, in schema order.
+    pub variants: Vec<Variant>,
+    /// The open case for unknown tags, when the union is open (rule R4).
+    pub unknown: Option<UnknownVariant>,
+}
+
+impl Union {
+    /// The tag key (internal and adjacent tagging).
+    pub fn tag_key(&self) -> Option<&str> {
+        match &self.tagging {
+            Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => Some(tag),
+            Tagging::External | Tagging::Untagged => None,
+        }
+    }
+
+    /// Whether any variant has reply information (`x-symgen-reply`/`x-symgen-is-reply`).
+    pub fn has_replies(&self) -> bool {
+        self.variants
+            .iter()
+            .any(|v| !matches!(v.reply, Reply::Unspecified))
+    }
+}
+
+/// How a union's variants are told apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tagging {
+    /// The tag is a property beside the variant's fields: `{"type": "a", "x": 1}`.
+    Internal {
+        /// The tag key.
+        tag: String,
+    },
+    /// The tag and the content are two properties: `{"type": "a", "payload": {...}}`.
+    Adjacent {
+        /// The tag key.
+        tag: String,
+        /// The content key.
+        content: String,
+    },
+    /// The variant name is the only key (`{"a": {...}}`), or the whole value is the
+    /// name (`"a"`) for variants without content.
+    External,
+    /// No tag: the first variant whose shape matches.
+    Untagged,
+}
+
+/// One known case of a [`Union`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// Its name: the schema's `title`, else the tag value, else (untagged) the
+    /// referenced type's name or the kind of value (`String`, `Integer`, ...).
+    pub name: String,
+    /// The tag value (`None` for untagged unions). External tags are strings.
+    pub tag: Option<Literal>,
+    /// Other tag values accepted on input as this variant, never emitted.
+    pub tag_aliases: Vec<Literal>,
+    /// Its documentation.
+    pub docs: Docs,
+    /// What it carries.
+    pub payload: Payload,
+    /// The reply pairing (R8).
+    pub reply: Reply,
+    /// JSON pointer of the variant's schema.
+    pub pointer: String,
+}
+
+/// What a variant carries besides its tag.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Payload {
+    /// Nothing (internal: only the tag; adjacent: no content key; external: the bare
+    /// string).
+    Unit,
+    /// Fields written inline in the variant: beside the tag (internal), or the whole
+    /// object (untagged, external content).
+    Fields(Vec<Field>),
+    /// The variant's value is this type: internal tagging puts the fields of this
+    /// (object) type beside the tag, the schemars "newtype variant" shape; untagged and
+    /// external variants hold a value of this type.
+    Type(TypeExpr),
+    /// Adjacent tagging: the content property (its name is the union's content key).
+    /// When not `required`, or nullable, absent/`null` content stands for an empty
+    /// object (R3).
+    Content(Box<Field>),
+}
+
+/// The reply pairing of a request variant (R8).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// The schema says nothing (hand-written schemas).
+    Unspecified,
+    /// The sender expects no reply (`x-symgen-reply: null`).
+    None,
+    /// The reply carries data of this type (`x-symgen-reply: <schema>`).
+    Data(TypeExpr),
+    /// This variant is the reply message that carries other requests' reply data
+    /// (`x-symgen-is-reply: true`).
+    IsReply,
+}
+
+/// The open case of a union: a tag this schema does not know.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnknownVariant {
+    /// Its name (the schema's `title`, else `Unknown`).
+    pub name: String,
+    /// Its documentation.
+    pub docs: Docs,
+    /// JSON pointer of its schema.
+    pub pointer: String,
+}
+
+/// An anonymous type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeExpr {
+    /// Any JSON value (`true`, `{}`).
+    Any,
+    /// Only `null` (`{"type": "null"}`).
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// An integer.
+    Integer(IntType),
+    /// A number.
+    Number(NumberType),
+    /// A string.
+    String(StringType),
+    /// Exactly this value (`const`, or a one-value `enum`).
+    Literal(Literal),
+    /// An array of this type.
+    Array(Box<TypeExpr>),
+    /// A fixed-length array (`prefixItems`).
+    Tuple(Vec<TypeExpr>),
+    /// An object used as a string-keyed map of this type (`additionalProperties`).
+    Map(Box<TypeExpr>),
+    /// The named type of this name.
+    Ref(String),
+    /// The inner type or `null`. Never nested, never around [`TypeExpr::Any`] or
+    /// [`TypeExpr::Null`].
+    Nullable(Box<TypeExpr>),
+}
+
+impl TypeExpr {
+    /// Whether `null` is allowed.
+    pub fn is_nullable(&self) -> bool {
+        matches!(self, TypeExpr::Nullable(_) | TypeExpr::Any | TypeExpr::Null)
+    }
+
+    /// The type without `null` (itself for non-nullable types).
+    pub fn non_null(&self) -> &TypeExpr {
+        match self {
+            TypeExpr::Nullable(inner) => inner,
+            other => other,
+        }
+    }
+
+    /// Makes the type nullable, keeping the invariants of [`TypeExpr::Nullable`].
+    pub fn nullable(self) -> TypeExpr {
+        match self {
+            TypeExpr::Nullable(_) | TypeExpr::Any | TypeExpr::Null => self,
+            TypeExpr::Literal(Literal::Null) => TypeExpr::Null,
+            other => TypeExpr::Nullable(Box::new(other)),
+        }
+    }
+}
+
+/// An integer type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntType {
+    /// The storage width: from `format` (`int8` … `uint64`; `int`/`uint` are 64-bit),
+    /// else the smallest of 8/16/32/64 bits holding `minimum..=maximum` when both are
+    /// given, else [`IntWidth::I64`].
+    pub width: IntWidth,
+    /// `format`, as written.
+    pub format: Option<String>,
+    /// The smallest allowed value (`minimum`, or `exclusiveMinimum` + 1).
+    pub minimum: Option<i128>,
+    /// The largest allowed value (`maximum`, or `exclusiveMaximum` − 1).
+    pub maximum: Option<i128>,
+}
+
+/// Sized integer widths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IntWidth {
+    /// Signed 8-bit.
+    I8,
+    /// Signed 16-bit.
+    I16,
+    /// Signed 32-bit.
+    I32,
+    /// Signed 64-bit.
+    I64,
+    /// Unsigned 8-bit.
+    U8,
+    /// Unsigned 16-bit.
+    U16,
+    /// Unsigned 32-bit.
+    U32,
+    /// Unsigned 64-bit.
+    U64,
+}
+
+impl IntWidth {
+    /// Number of bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            IntWidth::I8 | IntWidth::U8 => 8,
+            IntWidth::I16 | IntWidth::U16 => 16,
+            IntWidth::I32 | IntWidth::U32 => 32,
+            IntWidth::I64 | IntWidth::U64 => 64,
+        }
+    }
+
+    /// Whether negative values are allowed.
+    pub fn signed(self) -> bool {
+        matches!(
+            self,
+            IntWidth::I8 | IntWidth::I16 | IntWidth::I32 | IntWidth::I64
+        )
+    }
+}
+
+/// A floating-point number type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumberType {
+    /// `format` (`float`, `double`), as written.
+    pub format: Option<String>,
+}
+
+/// A string type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StringType {
+    /// `format` (`uuid`, `date-time`, `uri`, ...), as written.
+    pub format: Option<String>,
+}
+
+/// Reads and parses one schema file. The path, as given, names the file in errors.
+pub fn parse_file(path: &Path) -> Result<Model, Error> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| Error::new(&file, "", format!("cannot read file: {err}")))?;
+    parse_str(&file, &text)
+}
+
+/// Parses schema text; `file` names it in errors and sets [`Model::file`].
+pub fn parse_str(file: &str, text: &str) -> Result<Model, Error> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|err| Error::new(file, "", format!("invalid JSON: {err}")))?;
+    from_value(file, &value)
+}
+
+/// Builds the model of an already parsed schema document.
+pub fn from_value(file: &str, document: &Value) -> Result<Model, Error> {
+    parse::build(file, document)
+}

@@ -1,0 +1,575 @@
+//! Unit tests: the model of symgen's own five protocol schemas (outline snapshots plus
+//! targeted assertions), the shapes hand-written schemas use, and the errors.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+const PROTOCOLS: [&str; 5] = [
+    "symposium",
+    "taskspace-state",
+    "dialectic",
+    "worker-sideband",
+    "ck3lens",
+];
+
+fn ours(id: &str) -> Model {
+    let path = format!("{}/schema/{id}.schema.json", env!("CARGO_MANIFEST_DIR"));
+    parse_file(Path::new(&path)).unwrap_or_else(|err| panic!("{err}"))
+}
+
+fn model(doc: &Value) -> Model {
+    from_value("test.json", doc).unwrap_or_else(|err| panic!("{err}"))
+}
+
+fn error(doc: &Value) -> String {
+    match from_value("test.json", doc) {
+        Ok(model) => panic!("expected an error, got:\n{}", outline(&model)),
+        Err(err) => err.to_string(),
+    }
+}
+
+fn kind<'m>(model: &'m Model, name: &str) -> &'m TypeKind {
+    &model
+        .get(name)
+        .unwrap_or_else(|| panic!("no type {name}:\n{}", outline(model)))
+        .kind
+}
+
+fn record<'m>(model: &'m Model, name: &str) -> &'m Record {
+    match kind(model, name) {
+        TypeKind::Record(record) => record,
+        other => panic!("{name} is not a record: {other:?}"),
+    }
+}
+
+fn union<'m>(model: &'m Model, name: &str) -> &'m Union {
+    match kind(model, name) {
+        TypeKind::Union(union) => union,
+        other => panic!("{name} is not a union: {other:?}"),
+    }
+}
+
+fn field<'r>(fields: &'r [Field], name: &str) -> &'r Field {
+    fields
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no field {name}"))
+}
+
+#[test]
+fn our_schemas_outline() {
+    for id in PROTOCOLS {
+        insta::assert_snapshot!(id, outline(&ours(id)));
+    }
+}
+
+#[test]
+fn envelope_p1() {
+    let model = ours("symposium");
+    assert_eq!(model.roots, ["IpcMessage"]);
+    let protocol = model.protocol.as_ref().unwrap();
+    assert_eq!(
+        (protocol.id.as_str(), protocol.code.as_str()),
+        ("symposium", "P1")
+    );
+    let message = union(&model, "IpcMessage");
+    assert_eq!(
+        message.tagging,
+        Tagging::Adjacent {
+            tag: "type".into(),
+            content: "payload".into()
+        }
+    );
+    let shared: Vec<&str> = message.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(shared, ["id", "sender"]);
+    assert_eq!(message.unknown.as_ref().unwrap().name, "Unknown");
+    let response = &message.variants[0];
+    assert_eq!(response.tag, Some(Literal::String("response".into())));
+    assert_eq!(response.reply, Reply::IsReply);
+    let marco = message.variants.iter().find(|v| v.name == "Marco").unwrap();
+    let Payload::Content(content) = &marco.payload else {
+        panic!("marco has content");
+    };
+    assert_eq!(content.presence(), Presence::OptionalNullable);
+    assert_eq!(*content.ty.non_null(), TypeExpr::Ref("Empty".into()));
+    assert_eq!(marco.reply, Reply::None);
+    let resolve = message
+        .variants
+        .iter()
+        .find(|v| v.name == "ResolveSymbolByName")
+        .unwrap();
+    assert_eq!(
+        resolve.reply,
+        Reply::Data(TypeExpr::Array(Box::new(TypeExpr::Ref("SymbolDef".into()))))
+    );
+    let retired = message
+        .variants
+        .iter()
+        .find(|v| v.name == "PresentReview")
+        .unwrap();
+    assert!(retired.docs.deprecated);
+}
+
+#[test]
+fn flattened_internal_union_p1_user_feedback() {
+    let model = ours("symposium");
+    let feedback = union(&model, "UserFeedback");
+    assert_eq!(
+        feedback.tagging,
+        Tagging::Internal {
+            tag: "feedback_type".into()
+        }
+    );
+    assert_eq!(feedback.fields.len(), 1);
+    assert_eq!(feedback.fields[0].name, "review_id");
+    let Payload::Fields(fields) = &feedback.variants[0].payload else {
+        panic!("inline fields");
+    };
+    let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["comment_text", "file_path", "line_number", "context_lines"]
+    );
+}
+
+#[test]
+fn aliases_p1_p3() {
+    let model = ours("symposium");
+    let walkthrough = record(&model, "PresentWalkthroughPayload");
+    let base = field(&walkthrough.fields, "baseUri");
+    assert!(
+        base.required,
+        "x-symgen-required makes the aliased field required"
+    );
+    assert_eq!(base.aliases, ["base_uri"]);
+    assert_eq!(walkthrough.fields.len(), 2, "the alias property is folded");
+    let mode = match kind(&model, "ReviewMode") {
+        TypeKind::Enum(e) => e,
+        other => panic!("{other:?}"),
+    };
+    assert!(mode.is_string());
+    assert_eq!(mode.values.len(), 3);
+    assert_eq!(
+        mode.values[1].value,
+        Literal::String("update-section".into())
+    );
+    assert_eq!(
+        mode.values[1].aliases,
+        [Literal::String("UpdateSection".into())]
+    );
+    assert!(mode.values[0].docs.description.is_some());
+
+    let dialectic = ours("dialectic");
+    let request = union(&dialectic, "DialecticRequest");
+    assert_eq!(
+        request.variants[0].tag_aliases,
+        [Literal::String("present-review".into())]
+    );
+    assert_eq!(
+        request.variants[0].reply,
+        Reply::Data(TypeExpr::Ref("IPCResponse".into()))
+    );
+}
+
+#[test]
+fn internal_newtype_variants_p4() {
+    let model = ours("worker-sideband");
+    assert_eq!(model.roots, ["ServerToWorker", "WorkerToServer"]);
+    let up = union(&model, "ServerToWorker");
+    assert_eq!(up.tagging, Tagging::Internal { tag: "type".into() });
+    assert_eq!(
+        up.variants[0].payload,
+        Payload::Type(TypeExpr::Ref("StdinWrite".into()))
+    );
+    let info = record(&model, "BackendInfo");
+    let images = field(&info.fields, "supports_images");
+    assert_eq!(images.presence(), Presence::OptionalNullable);
+    assert_eq!(images.default, Some(json!(false)));
+}
+
+#[test]
+fn jsonrpc_p5() {
+    let model = ours("ck3lens");
+    let request = union(&model, "JsonRpcRequest");
+    assert_eq!(
+        request.tagging,
+        Tagging::Adjacent {
+            tag: "method".into(),
+            content: "params".into()
+        }
+    );
+    assert_eq!(
+        field(&request.fields, "jsonrpc").ty,
+        TypeExpr::Literal(Literal::String("2.0".into()))
+    );
+    assert_eq!(union(&model, "JsonRpcResponse").tagging, Tagging::Untagged);
+    let id = union(&model, "RequestId");
+    assert_eq!(id.variants.len(), 2);
+    let Payload::Type(TypeExpr::Integer(int)) = &id.variants[0].payload else {
+        panic!("integer id");
+    };
+    assert_eq!(int.width, IntWidth::I64);
+    let port = record(&model, "PortFile");
+    let TypeExpr::Integer(port_type) = &field(&port.fields, "port").ty else {
+        panic!("port is an integer");
+    };
+    assert_eq!(port_type.width, IntWidth::U16);
+    assert_eq!(port_type.maximum, Some(65535));
+    let TypeExpr::Integer(stamp) = &field(&port.fields, "timestamp").ty else {
+        panic!("timestamp is an integer");
+    };
+    assert_eq!(stamp.width, IntWidth::U64);
+    let active = union(&model, "ActiveFileResult");
+    assert_eq!(
+        active.tagging,
+        Tagging::Internal {
+            tag: "active".into()
+        }
+    );
+    assert_eq!(active.variants[0].payload, Payload::Unit);
+    let errors = record(&model, "WorkspaceErrorsResult");
+    assert!(matches!(
+        field(&errors.fields, "bySource").ty,
+        TypeExpr::Map(_)
+    ));
+    let diagnostics = record(&model, "GetDiagnosticsParams");
+    assert_eq!(
+        diagnostics.fields.len(),
+        2,
+        "the at-least-one-of allOf is ignored"
+    );
+}
+
+#[test]
+fn hand_written_nullable_anyof_and_type_lists() {
+    let model = model(&json!({
+        "$defs": {
+            "Thing": {
+                "type": "object",
+                "properties": {
+                    "a": { "anyOf": [{ "type": "string" }, { "type": "null" }] },
+                    "b": { "type": ["integer", "null"], "minimum": 0, "maximum": 255 },
+                    "c": { "oneOf": [{ "$ref": "#/$defs/Other" }, { "type": "null" }] },
+                    "d": { "type": ["string", "integer"] }
+                },
+                "required": ["a"],
+                "additionalProperties": false
+            },
+            "Other": { "type": "string", "format": "uuid" }
+        }
+    }));
+    let thing = record(&model, "Thing");
+    assert_eq!(thing.additional, Additional::Forbidden);
+    assert_eq!(
+        field(&thing.fields, "a").presence(),
+        Presence::RequiredNullable
+    );
+    let b = field(&thing.fields, "b");
+    assert_eq!(b.presence(), Presence::OptionalNullable);
+    let TypeExpr::Integer(int) = b.ty.non_null() else {
+        panic!("integer")
+    };
+    assert_eq!(int.width, IntWidth::U8, "width from minimum/maximum");
+    assert_eq!(
+        field(&thing.fields, "c").ty,
+        TypeExpr::Ref("Other".into()).nullable()
+    );
+    assert_eq!(field(&thing.fields, "d").ty, TypeExpr::Ref("ThingD".into()));
+    let d = union(&model, "ThingD");
+    assert_eq!(d.tagging, Tagging::Untagged);
+    assert_eq!(d.variants.len(), 2);
+    assert_eq!(
+        kind(&model, "Other"),
+        &TypeKind::Alias(TypeExpr::String(StringType {
+            format: Some("uuid".into())
+        }))
+    );
+    assert_eq!(
+        model.get("ThingD").unwrap().origin,
+        Origin::Inline {
+            parent: "Thing".into()
+        }
+    );
+}
+
+#[test]
+fn hand_written_mixed_enum_and_const() {
+    let model = model(&json!({
+        "$defs": {
+            "Mixed": { "enum": ["a", 1, true, null] },
+            "One": { "const": 42 },
+            "Strings": { "enum": ["x", "y"] }
+        }
+    }));
+    let TypeKind::Alias(mixed) = kind(&model, "Mixed") else {
+        panic!("nullable enum is an alias of a nullable hoisted enum")
+    };
+    assert!(mixed.is_nullable());
+    let TypeExpr::Ref(inner) = mixed.non_null() else {
+        panic!("ref")
+    };
+    let TypeKind::Enum(values) = kind(&model, inner) else {
+        panic!("enum")
+    };
+    assert!(!values.is_string());
+    assert_eq!(values.values.len(), 3);
+    assert_eq!(
+        kind(&model, "One"),
+        &TypeKind::Alias(TypeExpr::Literal(Literal::Number(42.into())))
+    );
+    let TypeKind::Enum(strings) = kind(&model, "Strings") else {
+        panic!("enum")
+    };
+    assert!(strings.is_string());
+}
+
+#[test]
+fn ref_chains_and_recursion() {
+    let model = model(&json!({
+        "$defs": {
+            "A": { "$ref": "#/$defs/B" },
+            "B": { "$ref": "#/$defs/Tree" },
+            "Tree": {
+                "type": "object",
+                "properties": {
+                    "children": { "type": "array", "items": { "$ref": "#/$defs/Tree" } },
+                    "parent": { "anyOf": [{ "$ref": "#/$defs/Tree" }, { "type": "null" }] }
+                },
+                "required": ["children"]
+            }
+        }
+    }));
+    assert_eq!(
+        kind(&model, "A"),
+        &TypeKind::Alias(TypeExpr::Ref("B".into()))
+    );
+    assert_eq!(model.resolve("A").unwrap().name, "Tree");
+    let tree = record(&model, "Tree");
+    assert_eq!(
+        field(&tree.fields, "children").ty,
+        TypeExpr::Array(Box::new(TypeExpr::Ref("Tree".into())))
+    );
+}
+
+#[test]
+fn all_of_inheritance_merges_fields() {
+    let model = model(&json!({
+        "$defs": {
+            "Base": {
+                "type": "object",
+                "properties": { "id": { "type": "string" } },
+                "required": ["id"]
+            },
+            "Derived": {
+                "allOf": [
+                    { "$ref": "#/$defs/Base" },
+                    { "type": "object", "properties": { "extra": { "type": "boolean" } } },
+                    { "required": ["extra"] }
+                ]
+            }
+        }
+    }));
+    let derived = record(&model, "Derived");
+    let names: Vec<&str> = derived.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["id", "extra"]);
+    assert!(field(&derived.fields, "id").required);
+}
+
+#[test]
+fn external_tagging_and_tuples() {
+    // The shapes schemars emits for a default (externally tagged) enum and a tuple.
+    let model = model(&json!({
+        "$defs": {
+            "Shape": {
+                "oneOf": [
+                    { "type": "string", "enum": ["Empty", "Point"] },
+                    {
+                        "type": "object",
+                        "properties": { "Circle": { "type": "number", "format": "double" } },
+                        "required": ["Circle"],
+                        "additionalProperties": false
+                    },
+                    {
+                        "type": "object",
+                        "properties": {
+                            "Rect": {
+                                "type": "array",
+                                "prefixItems": [{ "type": "number" }, { "type": "number" }],
+                                "minItems": 2,
+                                "maxItems": 2
+                            }
+                        },
+                        "required": ["Rect"],
+                        "additionalProperties": false
+                    }
+                ]
+            }
+        }
+    }));
+    let shape = union(&model, "Shape");
+    assert_eq!(shape.tagging, Tagging::External);
+    let names: Vec<&str> = shape.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["Empty", "Point", "Circle", "Rect"]);
+    assert_eq!(shape.variants[0].payload, Payload::Unit);
+    let Payload::Type(TypeExpr::Tuple(items)) = &shape.variants[3].payload else {
+        panic!("tuple payload: {:?}", shape.variants[3].payload);
+    };
+    assert_eq!(items.len(), 2);
+}
+
+#[test]
+fn tag_inside_referenced_records() {
+    // OpenAPI style: each variant is a `$ref` whose record holds the constant tag.
+    let model = model(&json!({
+        "$defs": {
+            "Pet": { "oneOf": [{ "$ref": "#/$defs/Cat" }, { "$ref": "#/$defs/Dog" }] },
+            "Cat": {
+                "type": "object",
+                "properties": { "kind": { "const": "cat" }, "lives": { "type": "integer" } },
+                "required": ["kind", "lives"]
+            },
+            "Dog": {
+                "type": "object",
+                "properties": { "kind": { "const": "dog" } },
+                "required": ["kind"]
+            }
+        }
+    }));
+    let pet = union(&model, "Pet");
+    assert_eq!(pet.tagging, Tagging::Internal { tag: "kind".into() });
+    assert_eq!(pet.variants[0].name, "cat");
+    assert_eq!(
+        pet.variants[0].payload,
+        Payload::Type(TypeExpr::Ref("Cat".into()))
+    );
+}
+
+#[test]
+fn root_type_named_from_title() {
+    let model = model(&json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "node config",
+        "type": "object",
+        "properties": {
+            "next": { "$ref": "#" },
+            "labels": { "type": "object", "additionalProperties": { "type": "string" } }
+        }
+    }));
+    assert_eq!(model.roots, ["NodeConfig"]);
+    let root = record(&model, "NodeConfig");
+    assert_eq!(
+        field(&root.fields, "next").ty,
+        TypeExpr::Ref("NodeConfig".into())
+    );
+    assert_eq!(
+        field(&root.fields, "labels").ty,
+        TypeExpr::Map(Box::new(TypeExpr::String(StringType { format: None })))
+    );
+}
+
+#[test]
+fn hoisted_names_do_not_collide() {
+    let model = model(&json!({
+        "$defs": {
+            "A": {
+                "type": "object",
+                "properties": {
+                    "b": { "type": "object", "properties": { "x": { "type": "string" } } }
+                }
+            },
+            "AB": { "type": "string" }
+        }
+    }));
+    assert_eq!(
+        field(&record(&model, "A").fields, "b").ty,
+        TypeExpr::Ref("AB2".into())
+    );
+    assert!(matches!(kind(&model, "AB"), TypeKind::Alias(_)));
+}
+
+#[test]
+fn errors_name_file_and_pointer() {
+    let remote = error(&json!({
+        "$defs": { "A": { "type": "object", "properties": { "x": { "$ref": "https://example.com/s.json" } } } }
+    }));
+    assert!(
+        remote.starts_with("test.json:/$defs/A/properties/x/$ref: remote `$ref`"),
+        "{remote}"
+    );
+    let missing = error(&json!({ "$defs": { "A": { "$ref": "#/$defs/Nope" } } }));
+    assert!(
+        missing.starts_with("test.json:/$defs/A/$ref: "),
+        "{missing}"
+    );
+    let cycle = error(&json!({
+        "$defs": {
+            "A": { "$ref": "#/$defs/B" },
+            "B": { "anyOf": [{ "$ref": "#/$defs/A" }, { "type": "null" }] }
+        }
+    }));
+    assert!(cycle.contains("circular type alias"), "{cycle}");
+    let inherit = error(&json!({
+        "$defs": { "A": { "allOf": [{ "$ref": "#/$defs/A" }, { "properties": { "x": true } }] } }
+    }));
+    assert!(inherit.contains("includes itself"), "{inherit}");
+    let pointer = error(&json!({ "$defs": { "A": { "$ref": "#/properties/x" } } }));
+    assert!(pointer.contains("unsupported `$ref`"), "{pointer}");
+    let dynamic = error(&json!({ "$defs": { "A": { "$dynamicRef": "#meta" } } }));
+    assert!(
+        dynamic.starts_with("test.json:/$defs/A/$dynamicRef:"),
+        "{dynamic}"
+    );
+    let never = error(&json!({ "$defs": { "A": false } }));
+    assert!(never.starts_with("test.json:/$defs/A: "), "{never}");
+    let draft = error(&json!({ "$schema": "http://json-schema.org/draft-04/schema#" }));
+    assert!(
+        draft.starts_with("test.json:/$schema: unsupported"),
+        "{draft}"
+    );
+    let tilde = error(&json!({ "$defs": { "a/b~c": { "type": "wat" } } }));
+    assert!(
+        tilde.starts_with("test.json:/$defs/a~1b~0c/type: "),
+        "{tilde}"
+    );
+}
+
+#[test]
+fn hostile_deep_nesting_is_an_error() {
+    let mut schema = json!({ "type": "string" });
+    for _ in 0..500 {
+        schema = json!({ "type": "array", "items": schema });
+    }
+    let message = error(&json!({ "$defs": { "Deep": schema } }));
+    assert!(message.contains("nested deeper than"), "{message}");
+}
+
+#[test]
+fn invalid_json_is_an_error() {
+    let err = parse_str("bad.json", "{\"$defs\": ").unwrap_err();
+    assert_eq!(err.file, "bad.json");
+    assert!(err.message.starts_with("invalid JSON"), "{err}");
+}
+
+#[test]
+fn large_schema_parses() {
+    let mut defs = serde_json::Map::new();
+    for i in 0..3000 {
+        defs.insert(
+            format!("T{i}"),
+            json!({
+                "type": "object",
+                "properties": {
+                    "next": { "$ref": format!("#/$defs/T{}", (i + 1) % 3000) },
+                    "tag": { "enum": ["a", "b"] }
+                }
+            }),
+        );
+    }
+    let model = model(&json!({ "$defs": defs }));
+    assert_eq!(
+        model.types.len(),
+        6000,
+        "3000 records plus 3000 hoisted enums"
+    );
+}

@@ -59,7 +59,7 @@ fn every_corpus_message_is_valid_for_serde_and_for_the_committed_schema() {
                 .unwrap_or_else(|e| panic!("{id}: serde rejects {}: {e}", message.text));
             assert!(!decoded.unknown, "{id}: unknown tag in {}", message.text);
         }
-        for key in ["typed", "jsonschema"] {
+        for key in ["typed", "jsonschema", "symgen", "symgen-root"] {
             let mut pass = prepare(key, &corpus, &schema_dir).expect("prepares");
             assert_eq!(
                 pass(),

@@ -14,6 +14,8 @@ use symgen::protocols::symposium::IpcMessage;
 use symgen::protocols::taskspace_state::TaskspaceStateMessage;
 use symgen::protocols::worker_sideband::{ServerToWorker, WorkerToServer};
 
+use symgen::validate::{Outcome, Validator};
+
 use super::corpus::Corpus;
 
 /// One approach: a short key (for `--count`), a label for the table.
@@ -41,6 +43,14 @@ pub const APPROACHES: &[Approach] = &[
     Approach {
         key: "jsonschema",
         label: "parse + jsonschema crate",
+    },
+    Approach {
+        key: "symgen",
+        label: "symgen validator (validate_str)",
+    },
+    Approach {
+        key: "symgen-root",
+        label: "symgen validator, root given",
     },
 ];
 
@@ -85,6 +95,28 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
                     serde_json::from_str::<Value>(text)
                         .is_ok_and(|value| validator.is_valid(&value))
                 })
+            }))
+        }
+        "symgen" => {
+            let validator = Validator::for_protocol(corpus.protocol).map_err(|e| e.to_string())?;
+            Ok(Box::new(move || {
+                count(&texts, |text| {
+                    validator.validate_str(text).outcome == Outcome::Valid
+                })
+            }))
+        }
+        "symgen-root" => {
+            let validator = Validator::for_protocol(corpus.protocol).map_err(|e| e.to_string())?;
+            let roots: Vec<&'a str> = corpus.messages.iter().map(|m| m.root).collect();
+            Ok(Box::new(move || {
+                texts
+                    .iter()
+                    .zip(&roots)
+                    .filter(|(text, root)| {
+                        let report = validator.validate_root_str(black_box(root), black_box(text));
+                        black_box(report.is_some_and(|r| r.outcome == Outcome::Valid))
+                    })
+                    .count()
             }))
         }
         other => Err(format!("unknown approach {other:?}")),

@@ -192,28 +192,67 @@ fn run_peers(
 }
 
 fn print_table(schemas: &[PathBuf], rows: &[Row]) {
+    print_rows(schemas, rows);
+    // The five committed schemas together (the synthetic one is the last path).
+    let ours: Vec<String> = schemas[..schemas.len() - 1]
+        .iter()
+        .map(|p| file_name(p))
+        .collect();
+    let mut tools: Vec<&str> = Vec::new();
+    for row in rows {
+        if !tools.contains(&row.tool.as_str()) {
+            tools.push(&row.tool);
+        }
+    }
+    let totals: Vec<Row> = tools
+        .iter()
+        .map(|tool| {
+            let mine = rows
+                .iter()
+                .filter(|r| r.tool == *tool && ours.contains(&r.schema));
+            let result = mine.map(|r| r.result.clone()).try_fold(
+                (0.0, 0, 0),
+                |(ms, runs, bytes), result| {
+                    let (m, r, b) = result?;
+                    Ok::<_, String>((ms + m, runs.max(r), bytes + b))
+                },
+            );
+            Row {
+                schema: "all five protocol schemas".into(),
+                tool: tool.to_string(),
+                result,
+            }
+        })
+        .collect();
+    print_group("all five protocol schemas", &totals);
+}
+
+fn print_rows(schemas: &[PathBuf], rows: &[Row]) {
     println!(
         "\n{:<30} {:<36} {:>11} {:>5} {:>9} {:>10}",
         "schema", "tool", "median ms", "runs", "bytes", "vs symgen"
     );
     for path in schemas {
-        let schema = file_name(path);
-        let symgen = rows
-            .iter()
-            .find(|r| r.schema == schema && r.tool == "symgen ts")
-            .and_then(|r| r.result.as_ref().ok())
-            .map(|(ms, _, _)| *ms);
-        for row in rows.iter().filter(|r| r.schema == schema) {
-            match &row.result {
-                Ok((ms, runs, bytes)) => {
-                    let ratio = symgen.map_or("-".to_string(), |base| format!("{:.1}×", ms / base));
-                    println!(
-                        "{:<30} {:<36} {:>11.3} {:>5} {:>9} {:>10}",
-                        row.schema, row.tool, ms, runs, bytes, ratio
-                    );
-                }
-                Err(error) => println!("{:<30} {:<36} failed: {error}", row.schema, row.tool),
+        print_group(&file_name(path), rows);
+    }
+}
+
+fn print_group(schema: &str, rows: &[Row]) {
+    let symgen = rows
+        .iter()
+        .find(|r| r.schema == schema && r.tool == "symgen ts")
+        .and_then(|r| r.result.as_ref().ok())
+        .map(|(ms, _, _)| *ms);
+    for row in rows.iter().filter(|r| r.schema == schema) {
+        match &row.result {
+            Ok((ms, runs, bytes)) => {
+                let ratio = symgen.map_or("-".to_string(), |base| format!("{:.1}×", ms / base));
+                println!(
+                    "{:<30} {:<36} {:>11.3} {:>5} {:>9} {:>10}",
+                    row.schema, row.tool, ms, runs, bytes, ratio
+                );
             }
+            Err(error) => println!("{:<30} {:<36} failed: {error}", row.schema, row.tool),
         }
     }
 }

@@ -328,7 +328,7 @@ export interface JsonRpcRequestUnknown extends JsonRpcRequestBase {
 }
 
 /**
- * A `JsonRpcRequest` as received: a known variant, or one whose `method` this schema does not know.
+ * `JsonRpcRequest` as received: a known variant, or one whose `method` this schema does not know.
  */
 export type JsonRpcRequestOrUnknown = JsonRpcRequest | JsonRpcRequestUnknown;
 
@@ -352,7 +352,8 @@ export const jsonRpcRequestTags = [
 export function isKnownJsonRpcRequest(
   message: JsonRpcRequestOrUnknown,
 ): message is JsonRpcRequest {
-  return (jsonRpcRequestTags as readonly unknown[]).includes(message.method);
+  const tags: readonly unknown[] = jsonRpcRequestTags;
+  return tags.includes(message.method);
 }
 
 /** The `params` type of each `JsonRpcRequest` variant, by `method`. */

@@ -40,7 +40,7 @@ export interface DialecticRequestUnknown extends DialecticRequestBase {
 }
 
 /**
- * A `DialecticRequest` as received: a known variant, or one whose `type` this schema does not know.
+ * `DialecticRequest` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type DialecticRequestOrUnknown =
   DialecticRequest | DialecticRequestUnknown;
@@ -59,7 +59,8 @@ export const dialecticRequestTags = [
 export function isKnownDialecticRequest(
   message: DialecticRequestOrUnknown,
 ): message is DialecticRequest {
-  return (dialecticRequestTags as readonly unknown[]).includes(message.type);
+  const tags: readonly unknown[] = dialecticRequestTags;
+  return tags.includes(message.type);
 }
 
 /** The `payload` type of each `DialecticRequest` variant, by `type`. */

@@ -490,7 +490,7 @@ export interface IpcMessageUnknown extends IpcMessageBase {
 }
 
 /**
- * A `IpcMessage` as received: a known variant, or one whose `type` this schema does not know.
+ * `IpcMessage` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type IpcMessageOrUnknown = IpcMessage | IpcMessageUnknown;
 
@@ -530,7 +530,8 @@ export const ipcMessageTags = [
 export function isKnownIpcMessage(
   message: IpcMessageOrUnknown,
 ): message is IpcMessage {
-  return (ipcMessageTags as readonly unknown[]).includes(message.type);
+  const tags: readonly unknown[] = ipcMessageTags;
+  return tags.includes(message.type);
 }
 
 /** The `payload` type of each `IpcMessage` variant, by `type`. */
@@ -669,7 +670,8 @@ export interface PresentReviewParams {
  *
  * `baseUri`: Base directory for relative file references. Older senders wrote `base_uri`,
  * which is accepted on input (drift D-S7).
- * Exactly one of `baseUri` and its input alias(es) `base_uri` (deprecated, never emitted) is present.
+ *
+ * Exactly one of `baseUri` and its input alias `base_uri` (deprecated: accepted on receive, never emitted) is present.
  */
 export type PresentWalkthroughPayload = PresentWalkthroughPayloadFields &
   ({ baseUri: string } | { base_uri: string });
@@ -710,7 +712,8 @@ export interface RegisterTaskspaceWindowReply {
  *
  * `name`: The symbol name, e.g. `"User"`. The seed's `symbol_name` is accepted on input
  * (drift D-S5).
- * Exactly one of `name` and its input alias(es) `symbol_name` (deprecated, never emitted) is present.
+ *
+ * Exactly one of `name` and its input alias `symbol_name` (deprecated: accepted on receive, never emitted) is present.
  */
 export type ResolveSymbolByNamePayload = ResolveSymbolByNamePayloadFields &
   ({ name: string } | { symbol_name: string });
@@ -787,7 +790,8 @@ export interface SpawnTaskspacePayload {
  *
  * `newTaskspaceUuid`: UUID of the new taskspace. camelCase on the wire for compatibility with the app;
  * `new_taskspace_uuid` is accepted on input.
- * Exactly one of `newTaskspaceUuid` and its input alias(es) `new_taskspace_uuid` (deprecated, never emitted) is present.
+ *
+ * Exactly one of `newTaskspaceUuid` and its input alias `new_taskspace_uuid` (deprecated: accepted on receive, never emitted) is present.
  */
 export type SpawnTaskspaceReply = SpawnTaskspaceReplyFields &
   ({ newTaskspaceUuid: string } | { new_taskspace_uuid: string });

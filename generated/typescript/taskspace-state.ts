@@ -90,7 +90,7 @@ export interface TaskspaceStateMessageUnknown extends TaskspaceStateMessageBase 
 }
 
 /**
- * A `TaskspaceStateMessage` as received: a known variant, or one whose `type` this schema does not know.
+ * `TaskspaceStateMessage` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type TaskspaceStateMessageOrUnknown =
   TaskspaceStateMessage | TaskspaceStateMessageUnknown;
@@ -109,9 +109,8 @@ export const taskspaceStateMessageTags = [
 export function isKnownTaskspaceStateMessage(
   message: TaskspaceStateMessageOrUnknown,
 ): message is TaskspaceStateMessage {
-  return (taskspaceStateMessageTags as readonly unknown[]).includes(
-    message.type,
-  );
+  const tags: readonly unknown[] = taskspaceStateMessageTags;
+  return tags.includes(message.type);
 }
 
 /** The `payload` type of each `TaskspaceStateMessage` variant, by `type`. */

@@ -106,7 +106,7 @@ export interface ServerToWorkerUnknown {
 }
 
 /**
- * A `ServerToWorker` as received: a known variant, or one whose `type` this schema does not know.
+ * `ServerToWorker` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type ServerToWorkerOrUnknown = ServerToWorker | ServerToWorkerUnknown;
 
@@ -125,7 +125,8 @@ export const serverToWorkerTags = [
 export function isKnownServerToWorker(
   message: ServerToWorkerOrUnknown,
 ): message is ServerToWorker {
-  return (serverToWorkerTags as readonly unknown[]).includes(message.type);
+  const tags: readonly unknown[] = serverToWorkerTags;
+  return tags.includes(message.type);
 }
 
 /**
@@ -225,7 +226,7 @@ export interface WorkerToServerUnknown {
 }
 
 /**
- * A `WorkerToServer` as received: a known variant, or one whose `type` this schema does not know.
+ * `WorkerToServer` as received: a known variant, or one whose `type` this schema does not know.
  */
 export type WorkerToServerOrUnknown = WorkerToServer | WorkerToServerUnknown;
 
@@ -247,7 +248,8 @@ export const workerToServerTags = [
 export function isKnownWorkerToServer(
   message: WorkerToServerOrUnknown,
 ): message is WorkerToServer {
-  return (workerToServerTags as readonly unknown[]).includes(message.type);
+  const tags: readonly unknown[] = workerToServerTags;
+  return tags.includes(message.type);
 }
 
 /**

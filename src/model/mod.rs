@@ -57,9 +57,9 @@
 //!
 //! Structurally, so that hand-written schemas work: a `oneOf`/`anyOf` whose members all
 //! have a required property with a distinct constant value is internally tagged by that
-//! property (adjacently tagged when every variant has at most one other property, the
-//! same one); members that are single-key objects (and string constants) are externally
-//! tagged; anything else is untagged. `anyOf`/`oneOf`/`type` lists with `null` make the
+//! property (adjacently tagged when every variant has at most one other property, always
+//! the same one, and at least two variants have it); members that are single-key objects
+//! (and string constants) are externally tagged; anything else is untagged. `anyOf`/`oneOf`/`type` lists with `null` make the
 //! rest nullable; `$ref` beside other keywords and `allOf` merge objects; `allOf` members
 //! that only add validation (required sets, `not`, `if`/`then`) are ignored. The
 //! `x-symgen-*` keywords of symgen's own schemas are hints: the tag and content keys, the
@@ -132,6 +132,9 @@ pub struct ProtocolInfo {
     pub id: String,
     /// The catalog code, e.g. `P1`.
     pub code: String,
+    /// `replyData`: JSON pointer, in a reply message, of the typed reply data
+    /// (`/payload/data` on the P1 bus, `/result` for JSON-RPC), when replies carry it.
+    pub reply_data: Option<String>,
 }
 
 /// Documentation carried over from the schema.

@@ -73,6 +73,12 @@ fn envelope_p1() {
         (protocol.id.as_str(), protocol.code.as_str()),
         ("symposium", "P1")
     );
+    assert_eq!(protocol.reply_data.as_deref(), Some("/payload/data"));
+    let ck3lens = ours("ck3lens");
+    assert_eq!(
+        ck3lens.protocol.as_ref().unwrap().reply_data.as_deref(),
+        Some("/result")
+    );
     let message = union(&model, "IpcMessage");
     assert_eq!(
         message.tagging,

@@ -268,6 +268,9 @@ pub fn build_protocol(protocol: &ProtocolDef) -> Value {
             "roots": protocol.roots.iter().map(|r| r.name).collect::<Vec<_>>(),
         },
     });
+    if let Some(pointer) = protocol.reply_data_pointer {
+        document["x-symgen-protocol"]["replyData"] = Value::from(pointer);
+    }
     super::tighten(&mut document);
     document
 }

@@ -9,12 +9,14 @@ pub const WIDTH: usize = 80;
 /// A rendered type, with enough structure to break long lines like prettier does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ts {
-    /// Never broken: names, primitives, literals, arrays, tuples.
+    /// Never broken: names, primitives, literals, arrays.
     Atom(String),
     /// `A | B | …` (members are atoms or objects, printed flat).
     Union(Vec<Ts>),
     /// `{ [key: string]: T }`.
     Map(Box<Ts>),
+    /// `[A, B]`.
+    Tuple(Vec<Ts>),
 }
 
 impl Ts {
@@ -24,6 +26,10 @@ impl Ts {
             Ts::Atom(text) => text.clone(),
             Ts::Union(members) => members.iter().map(Ts::flat).collect::<Vec<_>>().join(" | "),
             Ts::Map(value) => format!("{{ [key: string]: {} }}", value.flat()),
+            Ts::Tuple(items) => format!(
+                "[{}]",
+                items.iter().map(Ts::flat).collect::<Vec<_>>().join(", ")
+            ),
         }
     }
 
@@ -45,6 +51,25 @@ impl Ts {
             other => Ts::Union(vec![other, Ts::Atom("null".into())]),
         }
     }
+
+    /// prettier "hugs" (never breaks) a union of one plain name plus `null`s.
+    fn is_hugged(&self) -> bool {
+        let Ts::Union(members) = self else {
+            return false;
+        };
+        let mut names = members
+            .iter()
+            .filter(|m| !matches!(m, Ts::Atom(t) if t == "null" || t == "undefined"));
+        match (names.next(), names.next()) {
+            (Some(Ts::Atom(name)), None) => is_plain_name(name),
+            _ => false,
+        }
+    }
+}
+
+fn is_plain_name(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
 fn width(text: &str) -> usize {
@@ -59,12 +84,20 @@ fn pad(indent: usize) -> String {
     " ".repeat(indent)
 }
 
+fn tuple_lines(indent: usize, items: &[Ts]) -> String {
+    let lines: Vec<String> = items
+        .iter()
+        .map(|i| format!("{}{},", pad(indent + 2), i.flat()))
+        .collect();
+    format!("[\n{}\n{}]", lines.join("\n"), pad(indent))
+}
+
 /// A property signature `key: T;` (key already quoted, with `?` when optional) at
 /// `indent`, broken like prettier when too long. No trailing newline.
 pub fn property(indent: usize, key: &str, ty: &Ts) -> String {
     let p = pad(indent);
     let line = format!("{p}{key}: {};", ty.flat());
-    if fits(&line) {
+    if fits(&line) || ty.is_hugged() {
         return line;
     }
     match ty {
@@ -72,11 +105,12 @@ pub fn property(indent: usize, key: &str, ty: &Ts) -> String {
             "{p}{key}: {{\n{}\n{p}}};",
             property(indent + 2, "[key: string]", value)
         ),
+        Ts::Tuple(items) => format!("{p}{key}: {};", tuple_lines(indent, items)),
         Ts::Union(members) => {
-            let inner = pad(indent + 4);
-            let moved = format!("{p}{key}:\n{inner}{};", ty.flat());
-            if moved.lines().all(fits) {
-                return moved;
+            let inner = pad(indent + 2);
+            let moved = format!("{inner}{};", ty.flat());
+            if fits(&moved) {
+                return format!("{p}{key}:\n{moved}");
             }
             let lines: Vec<String> = members
                 .iter()
@@ -84,7 +118,7 @@ pub fn property(indent: usize, key: &str, ty: &Ts) -> String {
                 .collect();
             format!("{p}{key}:\n{};", lines.join("\n"))
         }
-        Ts::Atom(text) => format!("{p}{key}:\n{}{text};", pad(indent + 4)),
+        Ts::Atom(_) => line,
     }
 }
 
@@ -102,9 +136,9 @@ pub fn type_alias(name: &str, ty: &Ts) -> String {
         let params = params.trim_end_matches('>');
         return format!("export type {base}<\n  {params},\n> = {};", ty.flat());
     }
-    let moved = format!("export type {name} =\n  {};", ty.flat());
+    let moved = format!("  {};", ty.flat());
     match ty {
-        Ts::Union(members) if !moved.lines().all(fits) => {
+        Ts::Union(members) if !fits(&moved) && !ty.is_hugged() => {
             let lines: Vec<String> = members
                 .iter()
                 .map(|m| format!("  | {}", m.flat()))
@@ -115,7 +149,8 @@ pub fn type_alias(name: &str, ty: &Ts) -> String {
             "export type {name} = {{\n{}\n}};",
             property(2, "[key: string]", value)
         ),
-        _ => moved,
+        Ts::Tuple(items) => format!("export type {name} = {};", tuple_lines(0, items)),
+        _ => format!("export type {name} =\n{moved}"),
     }
 }
 
@@ -130,20 +165,28 @@ pub fn intersection_alias(name: &str, first: &str, groups: &[Vec<String>]) -> St
     if fits(&line) {
         return line;
     }
-    let mut out = format!("export type {name} = {first} &");
+    // `= First &` stays on the first line when it fits; otherwise everything moves
+    // below `=`, indented once more.
+    let head = format!("export type {name} = {first} &");
+    let (mut out, indent) = if fits(&head) {
+        (head, 2)
+    } else {
+        (format!("export type {name} =\n  {first} &"), 4)
+    };
+    let p = pad(indent);
     for (i, group) in groups.iter().enumerate() {
         let last = i + 1 == groups.len();
         let end = if last { ";" } else { " &" };
-        let flat = format!("  {}{end}", group_text(group));
+        let flat = format!("{p}{}{end}", group_text(group));
         if fits(&flat) {
             out.push('\n');
             out.push_str(&flat);
         } else {
-            out.push_str("\n  (\n");
+            out.push_str(&format!("\n{p}(\n"));
             for member in group {
-                out.push_str(&format!("    | {member}\n"));
+                out.push_str(&format!("{p}  | {member}\n"));
             }
-            out.push_str(&format!("  ){end}"));
+            out.push_str(&format!("{p}){end}"));
         }
     }
     out
@@ -231,6 +274,12 @@ mod tests {
             property(2, "relatedInformationWithAVeryLongName?", &ty),
             "  relatedInformationWithAVeryLongName?:\n    RelatedInformationWithLongName[] | null | undefined;"
         );
+        let hugged = Ts::Union(vec![
+            atom("ReplyRecordWithAnUnusuallyLongName"),
+            atom("null"),
+        ]);
+        let line = property(2, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa?", &hugged);
+        assert!(!line.contains('\n'), "{line}");
     }
 
     #[test]

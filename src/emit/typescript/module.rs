@@ -8,8 +8,8 @@ use askama::Template;
 use super::layout::{self, Ts};
 use super::names::{Namespace, property_key};
 use crate::model::{
-    Additional, Docs, Enum, Field, IntWidth, Literal, Model, NamedType, Payload, Record, Reply,
-    Tagging, TypeExpr, TypeKind, Union, Variant,
+    Additional, Docs, Enum, Field, Literal, Model, NamedType, Payload, Record, Reply, Tagging,
+    TypeExpr, TypeKind, Union, Variant,
 };
 
 #[derive(Template)]
@@ -111,7 +111,7 @@ fn literal(value: &Literal) -> String {
 
 fn is_int64(expr: &TypeExpr) -> bool {
     match expr {
-        TypeExpr::Integer(int) => int.width.bits() == 64 && int.width != IntWidth::I8,
+        TypeExpr::Integer(int) => int.width.bits() == 64,
         TypeExpr::Nullable(inner) | TypeExpr::Array(inner) | TypeExpr::Map(inner) => {
             is_int64(inner)
         }
@@ -179,14 +179,7 @@ impl<'m> Emitter<'m> {
             TypeExpr::String(_) => Ts::Atom("string".into()),
             TypeExpr::Literal(value) => Ts::Atom(literal(value)),
             TypeExpr::Array(item) => self.ts(item).array_of(),
-            TypeExpr::Tuple(items) => Ts::Atom(format!(
-                "[{}]",
-                items
-                    .iter()
-                    .map(|i| self.ts(i).flat())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+            TypeExpr::Tuple(items) => Ts::Tuple(items.iter().map(|i| self.ts(i)).collect()),
             TypeExpr::Map(value) => Ts::Map(Box::new(self.ts(value))),
             TypeExpr::Ref(name) => Ts::Atom(self.name(name)),
             TypeExpr::Nullable(inner) => self.ts(inner).or_null(),
@@ -301,11 +294,10 @@ impl<'m> Emitter<'m> {
                     .docs
                     .description
                     .as_deref()
-                    .map(|d| format!(": {d}"))
+                    .map(|d| format!("`{}`: {d}\n\n", field.name))
                     .unwrap_or_default();
                 format!(
-                    "`{}`{doc}\nExactly one of `{}` and its input alias(es) {} (deprecated, never emitted) is present.",
-                    field.name,
+                    "{doc}Exactly one of `{}` and its input alias {} (deprecated: accepted on receive, never emitted) is present.",
                     field.name,
                     aliases.join(", ")
                 )
@@ -497,10 +489,15 @@ impl<'m> Emitter<'m> {
 
         // The union of the known variants.
         let mut notes = Vec::new();
+        let access = if super::names::is_identifier(tag) {
+            format!("message.{tag}")
+        } else {
+            format!("message[{}]", property_key(tag))
+        };
         if let Some((unknown_name, or_unknown)) = &unknown {
             let guard = format!("isKnown{name}");
             notes.push(format!(
-                "Only the known variants: `switch (message.{tag})` narrows each one and a `never` default checks exhaustiveness. A receiver types raw input as `{or_unknown}` and tests it with `{guard}` first; the other branch is the `{unknown_name}` case (rule R4)."
+                "Only the known variants: `switch ({access})` narrows each one and a `never` default checks exhaustiveness. A receiver types raw input as `{or_unknown}` and tests it with `{guard}` first; the other branch is the `{unknown_name}` case (rule R4)."
             ));
         }
         let members: Vec<Ts> = variant_names.iter().map(|n| Ts::Atom(n.clone())).collect();
@@ -614,7 +611,7 @@ impl<'m> Emitter<'m> {
         self.push_interface(&docs, unknown_name, &extends, &members);
 
         let docs = vec![format!(
-            "A `{name}` as received: a known variant, or one whose `{tag}` this schema does not know."
+            "`{name}` as received: a known variant, or one whose `{tag}` this schema does not know."
         )];
         let ts = Ts::Union(vec![
             Ts::Atom(name.to_owned()),
@@ -645,12 +642,13 @@ impl<'m> Emitter<'m> {
         } else {
             format!("message[{}]", property_key(tag))
         };
-        let body = format!("  return ({tags_name} as readonly unknown[]).includes({access});");
-        let body = if body.chars().count() <= layout::WIDTH {
-            body
+        let assign = format!("  const tags: readonly unknown[] = {tags_name};");
+        let assign = if assign.chars().count() <= layout::WIDTH {
+            assign
         } else {
-            format!("  return ({tags_name} as readonly unknown[]).includes(\n    {access},\n  );")
+            format!("  const tags: readonly unknown[] =\n    {tags_name};")
         };
+        let body = format!("{assign}\n  return tags.includes({access});");
         let docs = vec![format!(
             "Whether `message` is a known `{name}` variant; narrows to `{name}` (then switch on `{tag}`) or to `{unknown_name}`."
         )];

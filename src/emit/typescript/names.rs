@@ -216,6 +216,7 @@ mod tests {
         let mut names = Namespace::default();
         assert_eq!(names.claim("MyType"), "MyType");
         assert_eq!(names.claim("my-type"), "MyType2");
-        assert_eq!(names.claim("my_type"), "MyType3");
+        assert_eq!(names.claim("my type"), "MyType3");
+        assert_eq!(names.claim("my_type"), "my_type");
     }
 }

@@ -1,0 +1,218 @@
+//! Keyword tables and small helpers shared by the parser: JSON pointers, literals,
+//! docs, and which keywords are structural, annotations or validation-only.
+
+use super::*;
+
+/// Keywords that only annotate; they never change the shape of a type.
+pub(super) const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "deprecated",
+    "default",
+    "examples",
+    "$comment",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+    "$schema",
+    "$id",
+    "$defs",
+    "definitions",
+    "$anchor",
+];
+
+/// Keywords that only validate; the model ignores them (see `is_constraint`).
+pub(super) const VALIDATION: &[&str] = &[
+    "required",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "multipleOf",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "format",
+];
+
+pub(super) fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+pub(super) fn join(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", escape_token(token))
+}
+
+/// `Parent` + `top_error-files` → `ParentTopErrorFiles`: the neutral composition used for
+/// hoisted names. Splits on non-alphanumerics and lower→upper case changes.
+pub fn pascal_case(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut start = true;
+    let mut prev_lower = false;
+    for ch in text.chars() {
+        if !ch.is_alphanumeric() {
+            start = true;
+            prev_lower = false;
+            continue;
+        }
+        if ch.is_uppercase() && prev_lower {
+            start = true;
+        }
+        if start {
+            out.extend(ch.to_uppercase());
+            start = false;
+        } else {
+            out.push(ch);
+        }
+        prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
+    }
+    out
+}
+
+pub(super) fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+pub(super) fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+pub(super) fn docs_of(schema: &Map<String, Value>, keep_title: bool) -> Docs {
+    let text = |key: &str| {
+        schema
+            .get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_owned)
+    };
+    Docs {
+        title: if keep_title { text("title") } else { None },
+        description: text("description"),
+        deprecated: schema.get("deprecated") == Some(&Value::Bool(true)),
+    }
+}
+
+pub(super) fn is_extension(key: &str) -> bool {
+    key.starts_with("x-")
+}
+
+pub(super) fn literal_of(value: &Value) -> Option<Literal> {
+    Some(match value {
+        Value::String(s) => Literal::String(s.clone()),
+        Value::Number(n) => Literal::Number(n.clone()),
+        Value::Bool(b) => Literal::Bool(*b),
+        Value::Null => Literal::Null,
+        Value::Array(_) | Value::Object(_) => return None,
+    })
+}
+
+pub(super) fn string_list(value: Option<&Value>) -> Vec<&str> {
+    value
+        .and_then(Value::as_array)
+        .map(|items| items.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The `(properties, required)` of an object schema, if it has properties.
+pub(super) fn props_of(schema: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    schema.get("properties").and_then(Value::as_object)
+}
+
+/// Whether the keyword is one that changes what a `$ref` beside it means.
+pub(super) fn is_structural(key: &str) -> bool {
+    matches!(
+        key,
+        "properties"
+            | "additionalProperties"
+            | "unevaluatedProperties"
+            | "patternProperties"
+            | "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "items"
+            | "prefixItems"
+            | "enum"
+            | "const"
+    )
+}
+
+/// The tag values a property schema fixes: `const`, or `enum` (first value canonical,
+/// the rest input aliases). `None` when the property is not a constant.
+pub(super) fn tag_values(schema: &Value) -> Option<(Literal, Vec<Literal>)> {
+    let schema = schema.as_object()?;
+    if let Some(value) = schema.get("const") {
+        return Some((literal_of(value)?, Vec::new()));
+    }
+    let values = schema.get("enum")?.as_array()?;
+    let mut literals = values.iter().map(literal_of);
+    let first = literals.next()??;
+    let rest: Option<Vec<Literal>> = literals.collect();
+    Some((first, rest?))
+}
+
+/// Whether a schema only adds validation on top of `known` properties: `required` sets,
+/// `not`, `if`/`then`/`else`, count limits, and combinations of those. Such `allOf`,
+/// `oneOf` or `anyOf` members do not change the type and are ignored.
+pub(super) fn is_constraint(schema: &Value, known: &dyn Fn(&str) -> bool) -> bool {
+    let Some(object) = schema.as_object() else {
+        return schema == &Value::Bool(true);
+    };
+    object.iter().all(|(key, value)| match key.as_str() {
+        "allOf" | "anyOf" | "oneOf" => value
+            .as_array()
+            .is_some_and(|members| members.iter().all(|m| is_constraint(m, known))),
+        "properties" => value
+            .as_object()
+            .is_some_and(|props| props.keys().all(|k| known(k))),
+        "type" => value == "object",
+        key => {
+            is_extension(key)
+                || ANNOTATIONS.contains(&key)
+                || (VALIDATION.contains(&key) && key != "format")
+        }
+    })
+}
+
+pub(super) fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type") == Some(&Value::String("null".into()))
+        || schema.get("const") == Some(&Value::Null)
+}
+
+pub(super) fn make_nullable(shape: Shape) -> Shape {
+    match shape {
+        Shape::Expr(expr) => Shape::Expr(expr.nullable()),
+        Shape::Kind { kind, .. } => Shape::Kind {
+            kind,
+            nullable: true,
+        },
+    }
+}

@@ -1,0 +1,404 @@
+//! Objects: records and maps, `$ref`-beside-keywords and `allOf` merging, flattened
+//! unions, and fields with their aliases.
+
+use super::*;
+
+impl Parser<'_> {
+    /// Objects: records, maps, and unions (with or without shared fields). `base` is a
+    /// `$ref` found beside the object's own keywords.
+    pub(super) fn object(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+        ctx: Ctx<'_>,
+        base: Option<String>,
+    ) -> Result<Shape> {
+        let own_props = props_of(object);
+        // Collect composition parts: a `$ref` beside, and non-constraint `allOf` members.
+        let mut parts: Vec<Part> = Vec::new();
+        if let Some(target) = base {
+            parts.push(Part::Ref(target, join(pointer, "$ref")));
+        }
+        let known_props = self.known_props(object);
+        let known = |key: &str| known_props.contains(key);
+        if let Some(all) = object.get("allOf") {
+            let Some(all) = all.as_array() else {
+                return Err(self.err(&join(pointer, "allOf"), "`allOf` must be an array"));
+            };
+            for (i, member) in all.iter().enumerate() {
+                if !is_constraint(member, &known) {
+                    parts.push(Part::Schema(member.clone(), format!("{pointer}/allOf/{i}")));
+                }
+            }
+        }
+        // The choice (oneOf/anyOf) that is not a mere constraint, if any.
+        let mut choice: Option<(&'static str, &Vec<Value>)> = None;
+        for key in ["oneOf", "anyOf"] {
+            let Some(members) = object.get(key) else {
+                continue;
+            };
+            let Some(members) = members.as_array() else {
+                return Err(self.err(&join(pointer, key), format!("`{key}` must be an array")));
+            };
+            if members.iter().all(|m| is_constraint(m, &known)) {
+                continue;
+            }
+            if choice.is_some() {
+                return Err(self.err(
+                    &join(pointer, key),
+                    "both `oneOf` and `anyOf` describe alternatives here; only one is supported",
+                ));
+            }
+            choice = Some((key, members));
+        }
+
+        let has_own_structure = own_props.is_some_and(|p| !p.is_empty())
+            || object.contains_key("additionalProperties")
+            || object.contains_key("patternProperties");
+
+        // A single non-object part and nothing else: the part itself (`allOf: [{$ref}]`).
+        if choice.is_none() && !has_own_structure && parts.len() == 1 {
+            let (part_schema, part_pointer) = match &parts[0] {
+                Part::Ref(target, _) => {
+                    return Ok(Shape::Expr(TypeExpr::Ref(target.clone())));
+                }
+                Part::Schema(schema, part_pointer) => (schema.clone(), part_pointer.clone()),
+            };
+            return self.shape(&part_schema, &part_pointer, ctx);
+        }
+
+        if let Some((key, members)) = choice {
+            let nullable = members.iter().any(is_null_schema);
+            let rest: Vec<(usize, &Value)> = members
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| !is_null_schema(m))
+                .collect();
+            if rest.len() == 1 && !has_own_structure && parts.is_empty() {
+                let (i, member) = rest[0];
+                let shape = self.shape(member, &format!("{pointer}/{key}/{i}"), ctx)?;
+                return Ok(if nullable {
+                    make_nullable(shape)
+                } else {
+                    shape
+                });
+            }
+            if rest.is_empty() {
+                return Ok(Shape::Expr(TypeExpr::Null));
+            }
+            let (fields, _, required) = self.merged_fields(object, pointer, ctx, &parts)?;
+            let union = self.union(object, pointer, ctx, key, &rest, fields, &required)?;
+            let shape = Shape::Kind {
+                kind: TypeKind::Union(union),
+                nullable: false,
+            };
+            return Ok(if nullable {
+                make_nullable(shape)
+            } else {
+                shape
+            });
+        }
+
+        // A union flattened through `allOf` (one member with its own alternatives).
+        if let Some(union) = self.flattened_union(&parts, pointer)? {
+            let (schema, part_pointer) = union;
+            let mut merged = schema.as_object().cloned().unwrap_or_default();
+            let mut props = own_props.cloned().unwrap_or_default();
+            if let Some(extra) = props_of(&merged) {
+                for (k, v) in extra {
+                    props.insert(k.clone(), v.clone());
+                }
+            }
+            let mut required: Vec<Value> = object
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            required.extend(
+                merged
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default(),
+            );
+            merged.insert("properties".into(), Value::Object(props));
+            merged.insert("required".into(), Value::Array(required));
+            let _ = part_pointer;
+            return self.object(&merged, pointer, ctx, None);
+        }
+        let (fields, additional, _) = self.merged_fields(object, pointer, ctx, &parts)?;
+
+        if fields.is_empty() && parts.is_empty() {
+            if let Additional::Typed(value) = additional {
+                return Ok(Shape::Expr(TypeExpr::Map(Box::new(value))));
+            }
+            if !ctx.is_def && additional == Additional::Allowed {
+                return Ok(Shape::Expr(TypeExpr::Map(Box::new(TypeExpr::Any))));
+            }
+        }
+        Ok(Shape::Kind {
+            kind: TypeKind::Record(Record { fields, additional }),
+            nullable: false,
+        })
+    }
+
+    pub(super) fn known_props(&self, object: &Map<String, Value>) -> HashSet<String> {
+        let mut known: HashSet<String> = props_of(object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        if let Some(target) = object.get("$ref").and_then(Value::as_str)
+            && let Some(def) = self
+                .ref_target(target, "")
+                .ok()
+                .and_then(|name| self.def_object(&name))
+        {
+            known.extend(props_of(def).into_iter().flat_map(|p| p.keys().cloned()));
+        }
+        known
+    }
+
+    /// Among the `allOf` parts, the one that is itself a union (a flattened enum).
+    pub(super) fn flattened_union(
+        &self,
+        parts: &[Part],
+        pointer: &str,
+    ) -> Result<Option<(Value, String)>> {
+        let mut found = None;
+        for part in parts {
+            if let Part::Schema(schema, part_pointer) = part {
+                let is_union = schema
+                    .as_object()
+                    .is_some_and(|o| o.contains_key("oneOf") || o.contains_key("anyOf"));
+                if is_union {
+                    if found.is_some() {
+                        return Err(self.err(
+                            pointer,
+                            "more than one flattened union in one object is not supported",
+                        ));
+                    }
+                    found = Some((schema.clone(), part_pointer.clone()));
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// The fields of an object: those of its composition parts (in order), then its own.
+    /// Returns the fields, what else is allowed, and the required keys.
+    pub(super) fn merged_fields(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+        ctx: Ctx<'_>,
+        parts: &[Part],
+    ) -> Result<(Vec<Field>, Additional, Vec<String>)> {
+        let mut fields: Vec<Field> = Vec::new();
+        let mut additional = Additional::Allowed;
+        let required: Vec<String> = string_list(object.get("required"))
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        for part in parts {
+            let (part_fields, part_additional) = match part {
+                Part::Ref(target, ref_pointer) => self.record_of(target, ref_pointer)?,
+                Part::Schema(schema, part_pointer) => {
+                    let is_union = schema
+                        .as_object()
+                        .is_some_and(|o| o.contains_key("oneOf") || o.contains_key("anyOf"));
+                    if is_union {
+                        continue;
+                    }
+                    match self.shape(schema, part_pointer, ctx)? {
+                        Shape::Kind {
+                            kind: TypeKind::Record(record),
+                            nullable: false,
+                        } => (record.fields, record.additional),
+                        Shape::Expr(TypeExpr::Ref(target)) => {
+                            self.record_of(&target, part_pointer)?
+                        }
+                        Shape::Expr(TypeExpr::Map(value)) if *value == TypeExpr::Any => {
+                            (Vec::new(), Additional::Allowed)
+                        }
+                        _ => {
+                            return Err(
+                                self.err(part_pointer, "`allOf` can only combine object schemas")
+                            );
+                        }
+                    }
+                }
+            };
+            if part_additional == Additional::Forbidden {
+                additional = Additional::Forbidden;
+            }
+            merge_fields(&mut fields, part_fields);
+        }
+        let own = match props_of(object) {
+            Some(props) => self.fields(
+                props,
+                &required,
+                &join(pointer, "properties"),
+                ctx.name,
+                &[],
+            )?,
+            None => Vec::new(),
+        };
+        merge_fields(&mut fields, own);
+        for field in &mut fields {
+            if required.contains(&field.name) {
+                field.required = true;
+            }
+        }
+        match object
+            .get("additionalProperties")
+            .or_else(|| object.get("unevaluatedProperties"))
+        {
+            None | Some(Value::Bool(true)) => {}
+            Some(Value::Bool(false)) => additional = Additional::Forbidden,
+            Some(schema) => {
+                let key = if object.contains_key("additionalProperties") {
+                    "additionalProperties"
+                } else {
+                    "unevaluatedProperties"
+                };
+                let value = self.expr(
+                    schema,
+                    &join(pointer, key),
+                    &format!("{}Value", ctx.name),
+                    ctx.name,
+                )?;
+                additional = Additional::Typed(value);
+            }
+        }
+        if let Some(patterns) = object.get("patternProperties") {
+            let patterns_pointer = join(pointer, "patternProperties");
+            let Some(patterns) = patterns.as_object() else {
+                return Err(self.err(&patterns_pointer, "`patternProperties` must be an object"));
+            };
+            match patterns.iter().collect::<Vec<_>>().as_slice() {
+                [] => {}
+                [(pattern, schema)] if additional != Additional::Allowed || fields.is_empty() => {
+                    let value = self.expr(
+                        schema,
+                        &join(&patterns_pointer, pattern),
+                        &format!("{}Value", ctx.name),
+                        ctx.name,
+                    )?;
+                    additional = Additional::Typed(value);
+                }
+                _ => {
+                    return Err(self.err(
+                        &patterns_pointer,
+                        "`patternProperties` are supported only as the single value type of a map",
+                    ));
+                }
+            }
+        }
+        Ok((fields, additional, required))
+    }
+
+    /// The fields of def `name` when it is a record (for `$ref`/`allOf` merging).
+    pub(super) fn record_of(
+        &mut self,
+        name: &str,
+        pointer: &str,
+    ) -> Result<(Vec<Field>, Additional)> {
+        let Some(&index) = self.by_name.get(name) else {
+            return Err(self.err(pointer, format!("unknown type `{name}`")));
+        };
+        self.ensure(index)?;
+        let named = self.slots[index].as_ref().map(|t| t.kind.clone());
+        match named {
+            Some(TypeKind::Record(record)) => Ok((record.fields, record.additional)),
+            Some(TypeKind::Alias(TypeExpr::Ref(next))) => self.record_of(&next, pointer),
+            Some(TypeKind::Alias(TypeExpr::Map(value))) if *value == TypeExpr::Any => {
+                Ok((Vec::new(), Additional::Allowed))
+            }
+            _ => Err(self.err(
+                pointer,
+                format!(
+                    "`{name}` is not an object with properties, so its fields cannot be merged here"
+                ),
+            )),
+        }
+    }
+
+    /// The fields of a `properties` map. `skip` lists keys handled elsewhere (tags).
+    pub(super) fn fields(
+        &mut self,
+        props: &Map<String, Value>,
+        required: &[String],
+        pointer: &str,
+        owner: &str,
+        skip: &[&str],
+    ) -> Result<Vec<Field>> {
+        let mut fields: Vec<Field> = Vec::new();
+        let mut alias_of: Vec<(String, String, String)> = Vec::new();
+        for (key, schema) in props {
+            if skip.contains(&key.as_str()) {
+                continue;
+            }
+            let field_pointer = join(pointer, key);
+            if let Some(canonical) = schema.get("x-symgen-alias-of") {
+                let Some(canonical) = canonical.as_str() else {
+                    return Err(self.err(
+                        &join(&field_pointer, "x-symgen-alias-of"),
+                        "`x-symgen-alias-of` must name a property",
+                    ));
+                };
+                alias_of.push((key.clone(), canonical.to_owned(), field_pointer));
+                continue;
+            }
+            let hint = format!("{owner}{}", pascal_case(key));
+            let ty = self.expr(schema, &field_pointer, &hint, owner)?;
+            let object = schema.as_object();
+            let aliases = string_list(object.and_then(|o| o.get("x-symgen-aliases")))
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            let hinted_required = object
+                .and_then(|o| o.get("x-symgen-required"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            fields.push(Field {
+                name: key.clone(),
+                ty,
+                required: hinted_required || required.iter().any(|r| r == key),
+                docs: object.map(|o| docs_of(o, true)).unwrap_or_default(),
+                default: object.and_then(|o| o.get("default")).cloned(),
+                aliases,
+                pointer: field_pointer,
+            });
+        }
+        for (alias, canonical, alias_pointer) in alias_of {
+            let Some(field) = fields.iter_mut().find(|f| f.name == canonical) else {
+                return Err(self.err(
+                    &alias_pointer,
+                    format!("`{alias}` is an alias of `{canonical}`, which is not a property here"),
+                ));
+            };
+            if !field.aliases.contains(&alias) {
+                field.aliases.push(alias);
+            }
+        }
+        Ok(fields)
+    }
+}
+
+pub(super) enum Part {
+    Ref(String, String),
+    Schema(Value, String),
+}
+
+pub(super) fn merge_fields(fields: &mut Vec<Field>, more: Vec<Field>) {
+    for field in more {
+        match fields.iter_mut().find(|f| f.name == field.name) {
+            Some(existing) => {
+                existing.required |= field.required;
+                if existing.docs.description.is_none() {
+                    existing.docs = field.docs;
+                }
+            }
+            None => fields.push(field),
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Integers (sized from `format` or bounds), arrays and tuples, and enums (with
+//! per-value docs and input aliases).
+
+use super::*;
+
+/// An integer bound; fractional bounds round towards the allowed range (`up` for lower
+/// bounds).
+pub(super) fn to_i128(value: &Value, up: bool) -> Option<i128> {
+    if let Some(i) = value.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = value.as_u64() {
+        return Some(i128::from(u));
+    }
+    let f = value.as_f64()?;
+    if !f.is_finite() || f.abs() > 1e38 {
+        return None;
+    }
+    let rounded = if up { f.ceil() } else { f.floor() };
+    // In range (checked above) and integral, so the conversion is exact.
+    #[allow(clippy::cast_possible_truncation)]
+    Some(rounded as i128)
+}
+
+pub(super) fn width_for(min: i128, max: i128) -> IntWidth {
+    const UNSIGNED: [(IntWidth, i128); 4] = [
+        (IntWidth::U8, u8::MAX as i128),
+        (IntWidth::U16, u16::MAX as i128),
+        (IntWidth::U32, u32::MAX as i128),
+        (IntWidth::U64, u64::MAX as i128),
+    ];
+    const SIGNED: [(IntWidth, i128, i128); 4] = [
+        (IntWidth::I8, i8::MIN as i128, i8::MAX as i128),
+        (IntWidth::I16, i16::MIN as i128, i16::MAX as i128),
+        (IntWidth::I32, i32::MIN as i128, i32::MAX as i128),
+        (IntWidth::I64, i64::MIN as i128, i64::MAX as i128),
+    ];
+    if min >= 0 {
+        for (width, top) in UNSIGNED {
+            if max <= top {
+                return width;
+            }
+        }
+    } else {
+        for (width, low, top) in SIGNED {
+            if min >= low && max <= top {
+                return width;
+            }
+        }
+    }
+    IntWidth::I64
+}
+
+impl Parser<'_> {
+    pub(super) fn integer(&self, object: &Map<String, Value>, pointer: &str) -> Result<IntType> {
+        let bound = |key: &str, up: bool| -> Result<Option<i128>> {
+            match object.get(key) {
+                None => Ok(None),
+                Some(value) => to_i128(value, up).map(Some).ok_or_else(|| {
+                    self.err(&join(pointer, key), format!("`{key}` must be a number"))
+                }),
+            }
+        };
+        let mut minimum = bound("minimum", true)?;
+        let mut maximum = bound("maximum", false)?;
+        if let Some(v) = bound("exclusiveMinimum", false)? {
+            minimum = Some(minimum.map_or(v + 1, |m| m.max(v + 1)));
+        }
+        if let Some(v) = bound("exclusiveMaximum", true)? {
+            maximum = Some(maximum.map_or(v - 1, |m| m.min(v - 1)));
+        }
+        let format = object
+            .get("format")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let from_format = match format.as_deref() {
+            Some("int8") => Some(IntWidth::I8),
+            Some("int16") => Some(IntWidth::I16),
+            Some("int32") => Some(IntWidth::I32),
+            Some("int64" | "int") => Some(IntWidth::I64),
+            Some("uint8") => Some(IntWidth::U8),
+            Some("uint16") => Some(IntWidth::U16),
+            Some("uint32") => Some(IntWidth::U32),
+            Some("uint64" | "uint") => Some(IntWidth::U64),
+            _ => None,
+        };
+        let width = from_format.unwrap_or_else(|| match (minimum, maximum) {
+            (Some(min), Some(max)) => width_for(min, max),
+            _ => IntWidth::I64,
+        });
+        Ok(IntType {
+            width,
+            format,
+            minimum,
+            maximum,
+        })
+    }
+
+    pub(super) fn array(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+        ctx: Ctx<'_>,
+    ) -> Result<Shape> {
+        let tuple = match (object.get("prefixItems"), object.get("items")) {
+            (Some(Value::Array(prefix)), None | Some(Value::Bool(false))) => {
+                Some(("prefixItems", prefix))
+            }
+            (Some(_), Some(_)) => {
+                return Err(self.err(
+                    &join(pointer, "items"),
+                    "a tuple (`prefixItems`) with further `items` is not supported",
+                ));
+            }
+            (None, Some(Value::Array(items))) => Some(("items", items)),
+            (Some(_), None) => {
+                return Err(self.err(
+                    &join(pointer, "prefixItems"),
+                    "`prefixItems` must be an array",
+                ));
+            }
+            (None, _) => None,
+        };
+        if let Some((key, members)) = tuple {
+            let mut items = Vec::new();
+            for (i, member) in members.iter().enumerate() {
+                let hint = format!("{}Item{}", ctx.name, i);
+                items.push(self.expr(member, &format!("{pointer}/{key}/{i}"), &hint, ctx.name)?);
+            }
+            return Ok(Shape::Expr(TypeExpr::Tuple(items)));
+        }
+        let item = match object.get("items") {
+            None => TypeExpr::Any,
+            Some(items) => self.expr(
+                items,
+                &join(pointer, "items"),
+                &format!("{}Item", ctx.name),
+                ctx.name,
+            )?,
+        };
+        Ok(Shape::Expr(TypeExpr::Array(Box::new(item))))
+    }
+
+    pub(super) fn enumeration(
+        &mut self,
+        object: &Map<String, Value>,
+        values: &Value,
+        pointer: &str,
+    ) -> Result<Shape> {
+        let enum_pointer = join(pointer, "enum");
+        let Some(values) = values.as_array() else {
+            return Err(self.err(&enum_pointer, "`enum` must be an array"));
+        };
+        let mut literals = Vec::new();
+        for (i, value) in values.iter().enumerate() {
+            let Some(literal) = literal_of(value) else {
+                return Err(self.err(
+                    &format!("{enum_pointer}/{i}"),
+                    "array or object `enum` values are not supported",
+                ));
+            };
+            if !literals.contains(&literal) {
+                literals.push(literal);
+            }
+        }
+        let entries = literals
+            .into_iter()
+            .map(|value| (value, Docs::default()))
+            .collect();
+        self.enum_shape(object, entries, pointer)
+    }
+
+    /// `oneOf: [{const, description}, ...]`: a string enum with a doc per value.
+    pub(super) fn documented_enum(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Option<Shape>> {
+        let Some(members) = object.get("oneOf").or_else(|| object.get("anyOf")) else {
+            return Ok(None);
+        };
+        let Some(members) = members.as_array() else {
+            return Ok(None);
+        };
+        let mut entries = Vec::new();
+        for member in members {
+            let Some(member) = member.as_object() else {
+                return Ok(None);
+            };
+            let only_const = member.keys().all(|k| {
+                k == "const" || k == "type" || ANNOTATIONS.contains(&k.as_str()) || is_extension(k)
+            });
+            let Some(literal) = member.get("const").and_then(literal_of) else {
+                return Ok(None);
+            };
+            if !only_const {
+                return Ok(None);
+            }
+            entries.push((literal, docs_of(member, true)));
+        }
+        if entries.is_empty() {
+            return Ok(None);
+        }
+        self.enum_shape(object, entries, pointer).map(Some)
+    }
+
+    pub(super) fn enum_shape(
+        &mut self,
+        object: &Map<String, Value>,
+        entries: Vec<(Literal, Docs)>,
+        pointer: &str,
+    ) -> Result<Shape> {
+        let mut aliases: HashMap<Literal, Literal> = HashMap::new();
+        if let Some(map) = object.get("x-symgen-aliases") {
+            let Some(map) = map.as_object() else {
+                return Err(self.err(
+                    &join(pointer, "x-symgen-aliases"),
+                    "`x-symgen-aliases` of an enum must map each alias to its canonical value",
+                ));
+            };
+            for (alias, canonical) in map {
+                let Some(canonical) = literal_of(canonical) else {
+                    return Err(self.err(
+                        &join(&join(pointer, "x-symgen-aliases"), alias),
+                        "an enum alias must map to a scalar",
+                    ));
+                };
+                aliases.insert(Literal::String(alias.clone()), canonical);
+            }
+        }
+        let nullable = entries.iter().any(|(v, _)| *v == Literal::Null);
+        let mut values: Vec<EnumValue> = Vec::new();
+        for (value, docs) in entries.iter().filter(|(v, _)| *v != Literal::Null) {
+            if aliases.contains_key(value) {
+                continue;
+            }
+            values.push(EnumValue {
+                value: value.clone(),
+                docs: docs.clone(),
+                aliases: Vec::new(),
+            });
+        }
+        for (value, _) in &entries {
+            if let Some(canonical) = aliases.get(value) {
+                let Some(target) = values.iter_mut().find(|v| v.value == *canonical) else {
+                    return Err(self.err(
+                        &join(pointer, "x-symgen-aliases"),
+                        format!(
+                            "alias {} maps to {}, which is not a value of this enum",
+                            value.to_json(),
+                            canonical.to_json()
+                        ),
+                    ));
+                };
+                target.aliases.push(value.clone());
+            }
+        }
+        let shape = match values.as_slice() {
+            [] => Shape::Expr(TypeExpr::Null),
+            [single] if single.aliases.is_empty() => {
+                Shape::Expr(TypeExpr::Literal(single.value.clone()))
+            }
+            _ => Shape::Kind {
+                kind: TypeKind::Enum(Enum { values }),
+                nullable: false,
+            },
+        };
+        Ok(
+            if nullable && !matches!(shape, Shape::Expr(TypeExpr::Null)) {
+                make_nullable(shape)
+            } else {
+                shape
+            },
+        )
+    }
+}

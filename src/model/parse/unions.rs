@@ -1,0 +1,561 @@
+//! Unions: tag detection (internal, adjacent, external, untagged), variants and their
+//! payloads, the open unknown case and the reply pairing.
+
+use super::*;
+
+impl Parser<'_> {
+    /// A union of `members` (null members already removed), with shared `fields`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn union(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+        ctx: Ctx<'_>,
+        key: &str,
+        members: &[(usize, &Value)],
+        mut fields: Vec<Field>,
+        parent_required: &[String],
+    ) -> Result<Union> {
+        let mut views = Vec::new();
+        for &(i, member) in members {
+            let member_pointer = format!("{pointer}/{key}/{i}");
+            // `{enum: [a, b]}` among objects: one unit variant per value.
+            if let Some(values) = multi_value_enum(member) {
+                for value in values {
+                    let mut object = Map::new();
+                    object.insert("const".into(), value.clone());
+                    views.push(View {
+                        object,
+                        target: None,
+                        target_object: None,
+                        pointer: member_pointer.clone(),
+                    });
+                }
+                continue;
+            }
+            views.push(self.view(member, member_pointer)?);
+        }
+        let unknown_hint = |v: &View| v.object.get("x-symgen-unknown") == Some(&Value::Bool(true));
+        let hint = object
+            .get("x-symgen-envelope")
+            .or_else(|| object.get("x-symgen-union"));
+        let hinted_tag = hint.and_then(|h| h.get("tag")).and_then(Value::as_str);
+        let hinted_content = object
+            .get("x-symgen-envelope")
+            .and_then(|h| h.get("content"))
+            .and_then(Value::as_str);
+
+        let tag = match hinted_tag {
+            Some(tag) => Some(tag.to_owned()),
+            None => find_tag(&views, parent_required, &unknown_hint),
+        };
+        let mut unknown = None;
+        let mut variants = Vec::new();
+        let tagging = match &tag {
+            Some(tag) => {
+                let known: Vec<&View> = views
+                    .iter()
+                    .filter(|v| {
+                        !unknown_hint(v) && v.tag_schema(tag).and_then(tag_values).is_some()
+                    })
+                    .collect();
+                let content = match hinted_content {
+                    Some(content) => Some(content.to_owned()),
+                    None => adjacent_content(&known, tag),
+                };
+                match content {
+                    Some(content) => Tagging::Adjacent {
+                        tag: tag.clone(),
+                        content,
+                    },
+                    None => Tagging::Internal { tag: tag.clone() },
+                }
+            }
+            None if is_external(&views) => Tagging::External,
+            None => Tagging::Untagged,
+        };
+        for view in &views {
+            let is_unknown = unknown_hint(view)
+                || tag
+                    .as_deref()
+                    .is_some_and(|t| view.tag_schema(t).and_then(tag_values).is_none());
+            if is_unknown {
+                if unknown.is_some() || tag.is_none() {
+                    return Err(self.err(
+                        &view.pointer,
+                        "a union may have only one open (unknown-tag) variant, and only when it is tagged",
+                    ));
+                }
+                unknown = Some(UnknownVariant {
+                    name: view
+                        .object
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .unwrap_or("Unknown")
+                        .to_owned(),
+                    docs: docs_of(&view.object, false),
+                    pointer: view.pointer.clone(),
+                });
+                continue;
+            }
+            variants.push(self.variant(view, &tagging, ctx)?);
+        }
+        dedupe_names(&mut variants);
+        if let Some(tag) = tag.as_deref() {
+            fields.retain(|f| f.name != tag);
+            if let Tagging::Adjacent { content, .. } = &tagging {
+                fields.retain(|f| f.name != *content);
+            }
+            let mut seen: HashSet<&Literal> = HashSet::new();
+            for variant in &variants {
+                for value in variant.tag.iter().chain(&variant.tag_aliases) {
+                    if !seen.insert(value) {
+                        return Err(self.err(
+                            &variant.pointer,
+                            format!(
+                                "tag value {} of `{tag}` is used by more than one variant",
+                                value.to_json()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(Union {
+            tagging,
+            fields,
+            variants,
+            unknown,
+        })
+    }
+
+    /// A union member, with its `$ref` target's properties visible for tag detection.
+    pub(super) fn view(&self, member: &Value, pointer: String) -> Result<View> {
+        let Some(object) = member.as_object() else {
+            return match member {
+                Value::Bool(true) => Ok(View {
+                    object: Map::new(),
+                    target: None,
+                    target_object: None,
+                    pointer,
+                }),
+                _ => Err(self.err(&pointer, "a union member must be a schema object")),
+            };
+        };
+        let mut target = None;
+        let mut target_object = None;
+        if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+            let name = self.ref_target(reference, &join(&pointer, "$ref"))?;
+            target_object = self.def_object(&name).cloned();
+            target = Some(name);
+        }
+        Ok(View {
+            object: object.clone(),
+            target,
+            target_object,
+            pointer,
+        })
+    }
+
+    pub(super) fn variant(
+        &mut self,
+        view: &View,
+        tagging: &Tagging,
+        ctx: Ctx<'_>,
+    ) -> Result<Variant> {
+        let object = &view.object;
+        let (tag, tag_aliases) = match tagging {
+            Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => {
+                let (first, rest) = view.tag_schema(tag).and_then(tag_values).ok_or_else(|| {
+                    self.err(
+                        &view.pointer,
+                        format!("this variant has no constant `{tag}`"),
+                    )
+                })?;
+                (Some(first), rest)
+            }
+            Tagging::External => (
+                external_key(object).map(|k| Literal::String(k.0)),
+                Vec::new(),
+            ),
+            Tagging::Untagged => (None, Vec::new()),
+        };
+        let name = object
+            .get("title")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| match &tag {
+                Some(Literal::String(s)) => Some(s.clone()),
+                Some(other) => Some(other.to_json()),
+                None => None,
+            })
+            .or_else(|| view.target.clone())
+            .unwrap_or_else(|| kind_name(object).to_owned());
+        let variant_hint = format!("{}{}", ctx.name, pascal_case(&name));
+        let payload = match tagging {
+            Tagging::Internal { tag } => self.internal_payload(view, tag, &variant_hint, ctx)?,
+            Tagging::Adjacent { tag, content } => {
+                let props = props_of(object);
+                match props.and_then(|p| p.get(content)) {
+                    None => Payload::Unit,
+                    Some(schema) => {
+                        let required =
+                            string_list(object.get("required")).contains(&content.as_str());
+                        let content_pointer = join(&join(&view.pointer, "properties"), content);
+                        let hint = format!("{variant_hint}Content");
+                        let ty = self.expr(schema, &content_pointer, &hint, ctx.name)?;
+                        let _ = tag;
+                        Payload::Content(Box::new(Field {
+                            name: content.clone(),
+                            ty,
+                            required,
+                            docs: schema
+                                .as_object()
+                                .map(|o| docs_of(o, true))
+                                .unwrap_or_default(),
+                            default: schema.get("default").cloned(),
+                            aliases: Vec::new(),
+                            pointer: content_pointer,
+                        }))
+                    }
+                }
+            }
+            Tagging::External => match external_key(object) {
+                Some((key, Some(schema))) => {
+                    let content_pointer = join(&join(&view.pointer, "properties"), &key);
+                    self.value_payload(&schema, &content_pointer, &variant_hint, ctx)?
+                }
+                _ => Payload::Unit,
+            },
+            Tagging::Untagged => {
+                let member = Value::Object(object.clone());
+                self.value_payload(&member, &view.pointer, &variant_hint, ctx)?
+            }
+        };
+        let reply = match (
+            object.get("x-symgen-reply"),
+            object.get("x-symgen-is-reply"),
+        ) {
+            (_, Some(Value::Bool(true))) => Reply::IsReply,
+            (Some(Value::Null), _) => Reply::None,
+            (Some(schema), _) => {
+                let reply_pointer = join(&view.pointer, "x-symgen-reply");
+                Reply::Data(self.expr(
+                    schema,
+                    &reply_pointer,
+                    &format!("{variant_hint}Reply"),
+                    ctx.name,
+                )?)
+            }
+            (None, _) => Reply::Unspecified,
+        };
+        Ok(Variant {
+            name,
+            tag,
+            tag_aliases,
+            docs: docs_of(object, false),
+            payload,
+            reply,
+            pointer: view.pointer.clone(),
+        })
+    }
+
+    /// The payload of an internally tagged variant: the member without its tag.
+    pub(super) fn internal_payload(
+        &mut self,
+        view: &View,
+        tag: &str,
+        hint: &str,
+        ctx: Ctx<'_>,
+    ) -> Result<Payload> {
+        let mut rest = view.object.clone();
+        for key in [
+            "title",
+            "description",
+            "deprecated",
+            "x-symgen-reply",
+            "x-symgen-is-reply",
+        ] {
+            rest.shift_remove(key);
+        }
+        if let Some(Value::Object(props)) = rest.get_mut("properties") {
+            props.shift_remove(tag);
+            if props.is_empty() {
+                rest.shift_remove("properties");
+            }
+        }
+        if let Some(Value::Array(required)) = rest.get_mut("required") {
+            required.retain(|r| r != tag);
+        }
+        let has_fields = rest.contains_key("properties")
+            || rest.contains_key("allOf")
+            || rest.contains_key("oneOf")
+            || rest.contains_key("anyOf");
+        if let Some(target) = &view.target {
+            if !has_fields {
+                return Ok(Payload::Type(TypeExpr::Ref(target.clone())));
+            }
+        } else if !has_fields {
+            return Ok(Payload::Unit);
+        }
+        let parent = ctx.name;
+        let ctx = Ctx {
+            name: hint,
+            is_def: true,
+        };
+        match self.shape(&Value::Object(rest), &view.pointer, ctx)? {
+            Shape::Kind {
+                kind: TypeKind::Record(record),
+                nullable: false,
+            } if record.fields.is_empty() => Ok(Payload::Unit),
+            Shape::Kind {
+                kind: TypeKind::Record(record),
+                nullable: false,
+            } => Ok(Payload::Fields(record.fields)),
+            Shape::Expr(expr) => Ok(Payload::Type(expr)),
+            Shape::Kind { kind, nullable } => {
+                let name = self.unique(hint);
+                let expr =
+                    TypeExpr::Ref(self.hoist(kind, Docs::default(), &view.pointer, &name, parent));
+                Ok(Payload::Type(if nullable { expr.nullable() } else { expr }))
+            }
+        }
+    }
+
+    /// The payload of an untagged or externally tagged variant: a whole value.
+    pub(super) fn value_payload(
+        &mut self,
+        schema: &Value,
+        pointer: &str,
+        hint: &str,
+        ctx: Ctx<'_>,
+    ) -> Result<Payload> {
+        let mut cleaned = schema.clone();
+        if let Value::Object(o) = &mut cleaned {
+            for key in [
+                "title",
+                "description",
+                "deprecated",
+                "x-symgen-reply",
+                "x-symgen-is-reply",
+            ] {
+                o.shift_remove(key);
+            }
+        }
+        let name = self.unique(hint);
+        let inner = Ctx {
+            name: &name,
+            is_def: true,
+        };
+        match self.shape(&cleaned, pointer, inner)? {
+            Shape::Kind {
+                kind: TypeKind::Record(record),
+                nullable: false,
+            } => {
+                self.taken.remove(&name);
+                Ok(Payload::Fields(record.fields))
+            }
+            Shape::Expr(expr) => {
+                self.taken.remove(&name);
+                Ok(Payload::Type(expr))
+            }
+            Shape::Kind { kind, nullable } => {
+                let expr =
+                    TypeExpr::Ref(self.hoist(kind, Docs::default(), pointer, &name, ctx.name));
+                Ok(Payload::Type(if nullable { expr.nullable() } else { expr }))
+            }
+        }
+    }
+}
+
+pub(super) struct View {
+    object: Map<String, Value>,
+    target: Option<String>,
+    target_object: Option<Map<String, Value>>,
+    pointer: String,
+}
+
+impl View {
+    pub(super) fn props(&self) -> impl Iterator<Item = (&String, &Value)> {
+        props_of(&self.object)
+            .into_iter()
+            .flatten()
+            .chain(self.target_object.iter().filter_map(props_of).flatten())
+    }
+
+    pub(super) fn tag_schema(&self, tag: &str) -> Option<&Value> {
+        props_of(&self.object).and_then(|p| p.get(tag)).or_else(|| {
+            self.target_object
+                .as_ref()
+                .and_then(props_of)
+                .and_then(|p| p.get(tag))
+        })
+    }
+
+    pub(super) fn requires(&self, key: &str) -> bool {
+        string_list(self.object.get("required")).contains(&key)
+            || self
+                .target_object
+                .as_ref()
+                .is_some_and(|t| string_list(t.get("required")).contains(&key))
+    }
+}
+
+pub(super) fn type_name(ty: &str) -> &'static str {
+    match ty {
+        "string" => "String",
+        "integer" => "Integer",
+        "number" => "Number",
+        "boolean" => "Boolean",
+        "array" => "Array",
+        "object" => "Object",
+        _ => "Value",
+    }
+}
+
+pub(super) fn kind_name(object: &Map<String, Value>) -> &'static str {
+    match object.get("type").and_then(Value::as_str) {
+        Some(ty) => type_name(ty),
+        None if object.contains_key("properties") => "Object",
+        None if object.contains_key("const") || object.contains_key("enum") => "Literal",
+        None => "Value",
+    }
+}
+
+pub(super) fn dedupe_names(variants: &mut [Variant]) {
+    let mut seen: HashSet<String> = HashSet::new();
+    for variant in variants.iter_mut() {
+        let base = variant.name.clone();
+        let mut n = 2;
+        while !seen.insert(variant.name.clone()) {
+            variant.name = format!("{base}{n}");
+            n += 1;
+        }
+    }
+}
+
+/// The key that tags every (known) member: a property that each member requires with a
+/// constant value, distinct across members.
+pub(super) fn find_tag(
+    views: &[View],
+    parent_required: &[String],
+    unknown: &dyn Fn(&View) -> bool,
+) -> Option<String> {
+    let known: Vec<&View> = views.iter().filter(|v| !unknown(v)).collect();
+    let first = known.first()?;
+    let candidates: Vec<String> = first
+        .props()
+        .filter(|(_, schema)| tag_values(schema).is_some())
+        .map(|(key, _)| key.clone())
+        .collect();
+    'candidates: for key in candidates {
+        let mut seen: HashSet<Literal> = HashSet::new();
+        for view in &known {
+            let required = view.requires(&key) || parent_required.contains(&key);
+            let Some((value, aliases)) = view.tag_schema(&key).and_then(tag_values) else {
+                continue 'candidates;
+            };
+            if !required {
+                continue 'candidates;
+            }
+            for v in std::iter::once(value).chain(aliases) {
+                if !seen.insert(v) {
+                    continue 'candidates;
+                }
+            }
+        }
+        return Some(key);
+    }
+    None
+}
+
+/// Adjacent tagging: every known member has, besides the tag, at most one property,
+/// always the same one, and no `$ref`; and at least two members have it (one member
+/// with one field is an internally tagged struct variant), unless there is only one.
+pub(super) fn adjacent_content(known: &[&View], tag: &str) -> Option<String> {
+    let mut content: Option<String> = None;
+    let mut carriers = 0;
+    for view in known {
+        if view.target.is_some() || view.object.contains_key("allOf") {
+            return None;
+        }
+        let others: Vec<&String> = props_of(&view.object)
+            .into_iter()
+            .flat_map(|p| p.keys())
+            .filter(|k| *k != tag)
+            .collect();
+        match others.as_slice() {
+            [] => {}
+            [key] => {
+                match &content {
+                    Some(c) if c != *key => return None,
+                    _ => content = Some((*key).clone()),
+                }
+                carriers += 1;
+            }
+            _ => return None,
+        }
+    }
+    (carriers >= 2 || (carriers == 1 && known.len() == 1))
+        .then_some(content)
+        .flatten()
+}
+
+/// External tagging: members are string constants or objects with exactly one
+/// (required) property, with distinct keys.
+pub(super) fn is_external(views: &[View]) -> bool {
+    let mut keys = HashSet::new();
+    let mut objects = 0;
+    for view in views {
+        if view.target.is_some() {
+            return false;
+        }
+        let key = match external_key(&view.object) {
+            Some((key, Some(_))) => {
+                objects += 1;
+                key
+            }
+            Some((key, None)) => key,
+            None => return false,
+        };
+        if !keys.insert(key) {
+            return false;
+        }
+    }
+    objects > 0
+}
+
+/// For an externally tagged member: its key and (for objects) its content schema.
+pub(super) fn external_key(object: &Map<String, Value>) -> Option<(String, Option<Value>)> {
+    if let Some(Value::String(value)) = object.get("const") {
+        return Some((value.clone(), None));
+    }
+    if let Some(Value::Array(values)) = object.get("enum")
+        && let [Value::String(value)] = values.as_slice()
+    {
+        return Some((value.clone(), None));
+    }
+    let props = props_of(object)?;
+    if props.len() != 1 {
+        return None;
+    }
+    let (key, schema) = props.iter().next()?;
+    if !string_list(object.get("required")).contains(&key.as_str()) {
+        return None;
+    }
+    if object.contains_key("oneOf") || object.contains_key("anyOf") || object.contains_key("allOf")
+    {
+        return None;
+    }
+    Some((key.clone(), Some(schema.clone())))
+}
+
+/// The values of a member that is only an `enum` of two or more scalars.
+pub(super) fn multi_value_enum(member: &Value) -> Option<&Vec<Value>> {
+    let object = member.as_object()?;
+    let values = object.get("enum")?.as_array()?;
+    let plain = object
+        .keys()
+        .all(|k| k == "enum" || k == "type" || ANNOTATIONS.contains(&k.as_str()));
+    (plain && values.len() > 1 && values.iter().all(|v| literal_of(v).is_some())).then_some(values)
+}

@@ -8,6 +8,9 @@ cargo clippy --all-targets --locked -- -D warnings
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --locked 2>&1 | tee "$log"
+# The official JSON Schema Test Suite (draft 2020-12) through symgen's validator. The
+# suite lives beside the repository (shared/), not in it; the test fails if it is missing.
+SYMGEN_JSON_SCHEMA_TEST_SUITE="$(pwd)/../shared/json-schema-test-suite" cargo test --locked --test json_schema_test_suite -- --ignored 2>&1 | tee -a "$log"
 cargo run --quiet --locked -- check
 
 # Sum the "test result:" lines of every test binary.

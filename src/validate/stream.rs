@@ -285,7 +285,7 @@ fn shift(mut report: Report, first_line: u64) -> Report {
     report
 }
 
-fn too_long(line: u64, length: u64, cap: usize, what: &str) -> Report {
+fn too_long(line: u64, length: &str, cap: usize, what: &str) -> Report {
     Report::invalid(
         None,
         None,
@@ -293,7 +293,7 @@ fn too_long(line: u64, length: u64, cap: usize, what: &str) -> Report {
             Violation::new(
                 ViolationKind::TooLong,
                 "",
-                format!("{what} is {length} bytes or more, over the limit of {cap} bytes; skipped"),
+                format!("{what} is {length} bytes, over the limit of {cap} bytes; skipped"),
             )
             .at(Position { line, column: 1 }),
         ],
@@ -351,7 +351,12 @@ pub fn validate_reader<R: BufRead>(
             Line::TooLong(length) => {
                 seen_any = true;
                 framing = Framing::Lines;
-                let report = too_long(lines.line, length, options.max_line_bytes, "the line");
+                let report = too_long(
+                    lines.line,
+                    &length.to_string(),
+                    options.max_line_bytes,
+                    "the line",
+                );
                 let message = Message {
                     line: lines.line,
                     bytes_read: lines.bytes_read,
@@ -373,9 +378,12 @@ pub fn validate_reader<R: BufRead>(
                     lines.buf.push(b'\n');
                     let report = match lines.rest()? {
                         Ok(()) => shift(check.check(&lines.buf), line),
-                        Err(length) => {
-                            too_long(line, length, options.max_line_bytes, "the document")
-                        }
+                        Err(length) => too_long(
+                            line,
+                            &format!("{length} or more"),
+                            options.max_line_bytes,
+                            "the document",
+                        ),
                     };
                     let message = Message {
                         line,

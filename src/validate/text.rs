@@ -90,6 +90,24 @@ pub fn serde_position(text: &str, line: usize, column: usize) -> Position {
     position_of(text, offset_of_line_column(text, line, column))
 }
 
+/// The number literal at serde_json's 1-based line and byte column (serde reports
+/// where it stopped reading: the literal's last character), with where it starts.
+pub fn number_at(text: &str, line: usize, column: usize) -> Option<(Position, &str)> {
+    let bytes = text.as_bytes();
+    let is_number = |b: u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
+    let mut stop = offset_of_line_column(text, line, column);
+    while stop < bytes.len() && is_number(bytes[stop]) {
+        stop += 1;
+    }
+    let mut start = stop;
+    while start > 0 && is_number(bytes[start - 1]) {
+        start -= 1;
+    }
+    let token = &text[start..stop];
+    let first = token.bytes().next()?;
+    (first.is_ascii_digit() || first == b'-').then(|| (position_of(text, start), token))
+}
+
 /// The violation for text serde_json cannot parse as JSON.
 pub fn syntax_violation(text: &str, err: &serde_json::Error) -> Violation {
     let offset = offset_of_line_column(text, err.line(), err.column());
@@ -101,8 +119,14 @@ pub fn syntax_violation(text: &str, err: &serde_json::Error) -> Violation {
     let near = |back: usize| text.get(offset.saturating_sub(back)..).unwrap_or("");
     let special = ["-Infinity", "+Infinity", "Infinity", "-NaN", "+NaN", "NaN"]
         .iter()
-        .find(|token| (0..4).any(|back| near(back).starts_with(**token)));
-    let (kind, message) = if let Some(token) = special {
+        .find_map(|token| {
+            (0..4)
+                .find(|back| near(*back).starts_with(*token))
+                .map(|back| (*token, offset.saturating_sub(back)))
+        });
+    let mut at = serde_position(text, err.line(), err.column());
+    let (kind, message) = if let Some((token, start)) = special {
+        at = position_of(text, start);
         (
             ViolationKind::Syntax,
             format!("{token} is not a JSON number (JSON has no NaN or Infinity)"),
@@ -123,21 +147,21 @@ pub fn syntax_violation(text: &str, err: &serde_json::Error) -> Violation {
             format!("{bare}: the message ends early (truncated?)"),
         )
     } else if bare == "expected value" || bare == "expected ident" {
+        let (start, token) = token_at(text, offset);
+        at = position_of(text, start);
         (
             ViolationKind::Syntax,
-            format!(
-                "not JSON: expected a JSON value, found {}",
-                token_at(text, offset)
-            ),
+            format!("not JSON: expected a JSON value, found {token}"),
         )
     } else {
         (ViolationKind::Syntax, format!("not JSON: {bare}"))
     };
-    Violation::new(kind, "", message).at(serde_position(text, err.line(), err.column()))
+    Violation::new(kind, "", message).at(at)
 }
 
-/// The word (or character) around `offset`, quoted and cut short, for messages.
-fn token_at(text: &str, offset: usize) -> String {
+/// The word (or character) around `offset`, quoted and cut short, for messages, and
+/// where it starts.
+fn token_at(text: &str, offset: usize) -> (usize, String) {
     let mut start = offset.min(text.len());
     while start > 0 && !text.is_char_boundary(start) {
         start -= 1;
@@ -157,9 +181,9 @@ fn token_at(text: &str, offset: usize) -> String {
         word
     };
     if shown.is_empty() {
-        "the end of the input".to_owned()
+        (start, "the end of the input".to_owned())
     } else {
-        format!("`{shown}`")
+        (start, format!("`{shown}`"))
     }
 }
 

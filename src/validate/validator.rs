@@ -17,7 +17,9 @@ use super::embedded;
 use super::explain::child;
 use super::locate::locate;
 use super::report::{Outcome, Report, Violation, ViolationKind};
-use super::text::{as_text, depth_violation, emptiness, serde_position, syntax_violation};
+use super::text::{
+    as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
+};
 use crate::protocols;
 use crate::schema::{Accepted, DecodeError, ProtocolDef, decode_error};
 use crate::{Error, Result};
@@ -482,7 +484,24 @@ fn serde_violation(text: &str, err: &DecodeError) -> Violation {
         }
         None => (ViolationKind::Constraint, err.message.clone()),
     };
-    Violation::new(kind, pointer, message).at(serde_position(text, err.line, err.column))
+    let mut position = serde_position(text, err.line, err.column);
+    let mut violation = Violation::new(kind, pointer, message);
+    if duplicate.is_none()
+        && let Some((start, number)) = number_at(text, err.line, err.column)
+    {
+        // serde stops at the end of a number it cannot take; point at its start, and
+        // say plainly when it is an integer no 64-bit type holds (it was read as a
+        // float, rounded).
+        position = start;
+        let integer = !number.contains(['.', 'e', 'E']);
+        if integer && number.parse::<i64>().is_err() && number.parse::<u64>().is_err() {
+            violation.kind = ViolationKind::OutOfRange;
+            violation.message = format!("integer {number} is beyond the 64-bit range");
+            violation.expected = Some("an integer within i64 or u64".into());
+            violation.found = Some(number.to_owned());
+        }
+    }
+    violation.at(position)
 }
 
 /// The tags of union variants marked `x-symgen-is-reply` (P1 `response`).

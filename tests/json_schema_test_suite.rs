@@ -1,0 +1,144 @@
+//! The official JSON Schema Test Suite, draft 2020-12, through symgen's own API
+//! (`Validator::from_schema` + `validate_value`): every required test must pass.
+//!
+//! The suite is not part of this repository: the test reads it from the directory in
+//! `SYMGEN_JSON_SCHEMA_TEST_SUITE` (`scripts/test-rust.sh` points it at
+//! `../shared/json-schema-test-suite`) and is ignored by default so a plain `cargo test`
+//! needs nothing outside the repository. Run it with
+//!
+//! ```text
+//! SYMGEN_JSON_SCHEMA_TEST_SUITE=../shared/json-schema-test-suite \
+//!     cargo test --test json_schema_test_suite -- --ignored
+//! ```
+//!
+//! `remotes/` is served locally for `http://localhost:1234/`; nothing is fetched over
+//! the network. Files under `optional/` are run and reported, not required.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+use symgen::validate::{LocalRetriever, Outcome, SchemaOptions, Validator};
+
+#[derive(Deserialize)]
+struct Group {
+    description: String,
+    schema: Value,
+    tests: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    description: String,
+    data: Value,
+    valid: bool,
+}
+
+fn suite_dir() -> PathBuf {
+    let dir = std::env::var_os("SYMGEN_JSON_SCHEMA_TEST_SUITE").unwrap_or_else(|| {
+        panic!("set SYMGEN_JSON_SCHEMA_TEST_SUITE to the JSON Schema Test Suite directory")
+    });
+    let dir = PathBuf::from(dir);
+    assert!(
+        dir.join("tests/draft2020-12").is_dir() && dir.join("remotes").is_dir(),
+        "{} is not the JSON Schema Test Suite (no tests/draft2020-12 or remotes)",
+        dir.display()
+    );
+    dir
+}
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|err| panic!("{}: {err}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+struct Tally {
+    passed: usize,
+    failures: Vec<String>,
+}
+
+fn run(files: &[PathBuf], remotes: &Path) -> Tally {
+    let mut tally = Tally {
+        passed: 0,
+        failures: Vec::new(),
+    };
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let groups: Vec<Group> =
+            serde_json::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", file.display()));
+        let name = file.file_name().unwrap().to_string_lossy();
+        for group in groups {
+            let options = SchemaOptions {
+                retriever: LocalRetriever::new().map("http://localhost:1234/", remotes),
+                base_uri: None,
+            };
+            let validator = match Validator::from_schema(group.schema, options) {
+                Ok(validator) => validator,
+                Err(err) => {
+                    for case in &group.tests {
+                        tally.failures.push(format!(
+                            "{name}: {} / {}: schema not compiled: {err}",
+                            group.description, case.description
+                        ));
+                    }
+                    continue;
+                }
+            };
+            for case in group.tests {
+                let report = validator.validate_value(&case.data);
+                let valid = report.outcome != Outcome::Invalid;
+                if valid == case.valid {
+                    tally.passed += 1;
+                } else {
+                    tally.failures.push(format!(
+                        "{name}: {} / {}: expected {}, got {:?} {:?}",
+                        group.description,
+                        case.description,
+                        if case.valid { "valid" } else { "invalid" },
+                        report.outcome,
+                        report.violations.first().map(|v| &v.message)
+                    ));
+                }
+            }
+        }
+    }
+    tally
+}
+
+#[test]
+#[ignore = "needs the JSON Schema Test Suite: set SYMGEN_JSON_SCHEMA_TEST_SUITE and run with --ignored"]
+fn every_required_draft_2020_12_test_passes() {
+    let dir = suite_dir();
+    let remotes = dir.join("remotes");
+    let tests = dir.join("tests/draft2020-12");
+
+    let required = run(&json_files(&tests), &remotes);
+    let optional = run(&json_files(&tests.join("optional")), &remotes);
+    let mut format_files = json_files(&tests.join("optional/format"));
+    format_files.retain(|f| f.is_file());
+    let formats = run(&format_files, &remotes);
+
+    println!(
+        "JSON Schema Test Suite draft 2020-12: {} required tests passed, {} failed; optional: {} passed, {} failed (not required)",
+        required.passed,
+        required.failures.len(),
+        optional.passed + formats.passed,
+        optional.failures.len() + formats.failures.len()
+    );
+    assert!(
+        required.failures.is_empty(),
+        "{} required tests failed:\n{}",
+        required.failures.len(),
+        required.failures.join("\n")
+    );
+    assert!(
+        required.passed >= 1000,
+        "only {} required tests ran",
+        required.passed
+    );
+}

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 MESSAGES=${MESSAGES:-10000}
 ITERS=${ITERS:-1}
-APPROACHES=${APPROACHES:-"value ignored typed jsonschema symgen"}
+APPROACHES=${APPROACHES:-"value ignored typed jsonschema symgen symgen-root"}
 if [ "$#" -gt 0 ]; then
   PROTOCOLS="$*"
 else
@@ -36,7 +36,7 @@ ratio() {
   fi
 }
 
-printf '%-16s %-11s %12s %10s %11s\n' protocol approach "instr/msg" "vs value" "vs ignored"
+printf '%-16s %-11s %12s %10s %11s %16s\n' protocol approach "instr/msg" "vs value" "vs ignored" "jsonschema/this"
 for protocol in $PROTOCOLS; do
   declare -A per=()
   for approach in $APPROACHES; do
@@ -56,8 +56,9 @@ for protocol in $PROTOCOLS; do
       printf '%-16s %-11s %12s\n' "$protocol" "$approach" "(not built)"
       continue
     fi
-    printf '%-16s %-11s %12s %10s %11s\n' "$protocol" "$approach" "${per[$approach]}" \
-      "$(ratio "${per[$approach]}" "${per[value]:-}")" "$(ratio "${per[$approach]}" "${per[ignored]:-}")"
+    printf '%-16s %-11s %12s %10s %11s %16s\n' "$protocol" "$approach" "${per[$approach]}" \
+      "$(ratio "${per[$approach]}" "${per[value]:-}")" "$(ratio "${per[$approach]}" "${per[ignored]:-}")" \
+      "$(ratio "${per[jsonschema]:-}" "${per[$approach]}")"
   done
   unset per
 done

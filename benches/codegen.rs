@@ -27,6 +27,9 @@ struct Args {
     /// Minimum measuring time per tool and schema, in milliseconds.
     #[arg(long, default_value_t = 2_000)]
     min_ms: u64,
+    /// Minimum timed runs per tool and schema.
+    #[arg(long, default_value_t = 3)]
+    min_runs: usize,
     /// Maximum timed runs per tool and schema.
     #[arg(long, default_value_t = 30)]
     max_runs: usize,
@@ -107,7 +110,8 @@ fn time_symgen(path: &Path, args: &Args) -> Result<Row, String> {
     let result = match generate() {
         Err(error) => Err(error),
         Ok(_) => {
-            while samples.is_empty() || (samples.len() < args.max_runs && Instant::now() < deadline)
+            while samples.len() < args.min_runs.max(1)
+                || (samples.len() < args.max_runs && Instant::now() < deadline)
             {
                 let start = Instant::now();
                 let output = generate()?;
@@ -156,6 +160,8 @@ fn run_peers(
         .arg(node_dir.join("codegen.mjs"))
         .arg("--min-ms")
         .arg(args.min_ms.to_string())
+        .arg("--min-runs")
+        .arg(args.min_runs.to_string())
         .arg("--max-runs")
         .arg(args.max_runs.to_string())
         .arg("--out")

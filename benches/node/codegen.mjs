@@ -9,7 +9,8 @@
 // and prints one JSON object per line: {schema, tool, ok, ms_median, runs, bytes, error}.
 // Each tool's output is written to `<out>/<tool>/<schema name>.ts` for inspection.
 //
-// Usage: node benches/node/codegen.mjs [--min-ms MS] [--max-runs N] --out DIR SCHEMA...
+// Usage: node benches/node/codegen.mjs [--min-ms MS] [--min-runs N] [--max-runs N]
+//        --out DIR SCHEMA...
 // (benches/codegen.rs runs it and folds the numbers into its table.)
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,7 +19,7 @@ import { compile } from "json-schema-to-typescript";
 import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype } from "quicktype-core";
 
 function parseArgs(argv) {
-  const args = { minMs: 1000, maxRuns: 20, out: null, schemas: [] };
+  const args = { minMs: 1000, minRuns: 3, maxRuns: 20, out: null, schemas: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -27,6 +28,7 @@ function parseArgs(argv) {
     };
     if (arg === "--min-ms") args.minMs = Number(value());
     else if (arg === "--max-runs") args.maxRuns = Number(value());
+    else if (arg === "--min-runs") args.minRuns = Number(value());
     else if (arg === "--out") args.out = value();
     else if (arg.startsWith("--")) throw new Error(`unknown option ${arg}`);
     else args.schemas.push(arg);
@@ -63,13 +65,14 @@ const tools = {
   },
 };
 
-async function time(tool, text, name, minMs, maxRuns) {
+async function time(tool, text, name, minMs, minRuns, maxRuns) {
   const samples = [];
   let output = "";
   const deadline = performance.now() + minMs;
-  // One warm-up run (JIT, module loading), then runs until minMs or maxRuns.
+  // One warm-up run (JIT, module loading), then at least minRuns runs, more until minMs
+  // has passed, at most maxRuns.
   output = await tool(text, name);
-  while (samples.length < 1 || (samples.length < maxRuns && performance.now() < deadline)) {
+  while (samples.length < minRuns || (samples.length < maxRuns && performance.now() < deadline)) {
     const start = performance.now();
     output = await tool(text, name);
     samples.push(performance.now() - start);
@@ -86,7 +89,14 @@ async function main() {
     for (const [toolName, tool] of Object.entries(tools)) {
       const record = { schema: basename(file), tool: toolName };
       try {
-        const { ms, runs, output } = await time(tool, text, name, args.minMs, args.maxRuns);
+        const { ms, runs, output } = await time(
+          tool,
+          text,
+          name,
+          args.minMs,
+          args.minRuns,
+          args.maxRuns,
+        );
         const dir = join(args.out, toolName);
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, `${basename(file).replace(/\.json$/, "")}.ts`), output);

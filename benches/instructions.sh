@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Instructions per message of each validation approach, counted by callgrind.
+#
+#   benches/instructions.sh [PROTOCOL...]        (default: all five protocols)
+#   APPROACHES="ignored symgen" benches/instructions.sh symposium
+#
+# For each protocol and approach it runs the release bench binary in `--count` mode under
+#   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measured_passes*'
+# so only the measured passes over the corpus are counted (not corpus generation, schema
+# compilation or the warm-up pass), and divides callgrind's "Collected" total by the
+# number of messages processed. Needs valgrind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MESSAGES=${MESSAGES:-10000}
+ITERS=${ITERS:-1}
+APPROACHES=${APPROACHES:-"value ignored typed jsonschema symgen symgen-root"}
+if [ "$#" -gt 0 ]; then
+  PROTOCOLS="$*"
+else
+  PROTOCOLS="symposium taskspace-state dialectic worker-sideband ck3lens"
+fi
+
+command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 2; }
+
+bin=$(cargo bench --bench validation --no-run --message-format=json 2>/dev/null |
+  sed -n 's/.*"executable":"\([^"]*validation-[^"]*\)".*/\1/p' | tail -n 1)
+[ -x "$bin" ] || { echo "instructions.sh: could not build the validation bench" >&2; exit 2; }
+
+known=$("$bin" --list-approaches)
+ratio() {
+  if [ -n "$1" ] && [ -n "$2" ] && [ "$2" -gt 0 ]; then
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'
+  else
+    echo "-"
+  fi
+}
+
+printf '%-16s %-11s %12s %10s %11s %16s\n' protocol approach "instr/msg" "vs value" "vs ignored" "jsonschema/this"
+for protocol in $PROTOCOLS; do
+  declare -A per=()
+  for approach in $APPROACHES; do
+    grep -qx "$approach" <<<"$known" || continue
+    log=$(mktemp)
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --collect-atstart=no \
+      --toggle-collect='*measured_passes*' \
+      "$bin" --count "$approach" --protocol "$protocol" --messages "$MESSAGES" --iters "$ITERS" \
+      >/dev/null 2>"$log"
+    collected=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+    rm -f "$log"
+    [ -n "$collected" ] || { echo "instructions.sh: callgrind reported nothing for $approach" >&2; exit 2; }
+    per[$approach]=$((collected / (MESSAGES * ITERS)))
+  done
+  for approach in $APPROACHES; do
+    if [ -z "${per[$approach]:-}" ]; then
+      printf '%-16s %-11s %12s\n' "$protocol" "$approach" "(not built)"
+      continue
+    fi
+    printf '%-16s %-11s %12s %10s %11s %16s\n' "$protocol" "$approach" "${per[$approach]}" \
+      "$(ratio "${per[$approach]}" "${per[value]:-}")" "$(ratio "${per[$approach]}" "${per[ignored]:-}")" \
+      "$(ratio "${per[jsonschema]:-}" "${per[$approach]}")"
+  done
+  unset per
+done

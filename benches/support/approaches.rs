@@ -1,0 +1,163 @@
+//! The approaches the validation benchmark compares. Each one is prepared once per corpus
+//! (schemas compiled, decoders chosen) and then runs a pass over every message, counting
+//! the messages it accepts.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde_json::Value;
+
+use symgen::protocols::ck3lens::{JsonRpcRequest, JsonRpcResponse, PortFile};
+use symgen::protocols::dialectic::{DialecticRequest, IpcResponse};
+use symgen::protocols::symposium::IpcMessage;
+use symgen::protocols::taskspace_state::TaskspaceStateMessage;
+use symgen::protocols::worker_sideband::{ServerToWorker, WorkerToServer};
+
+use symgen::validate::{Outcome, Validator};
+
+use super::corpus::Corpus;
+
+/// One approach: a short key (for `--count`), a label for the table.
+pub struct Approach {
+    /// Key used on the command line, e.g. `value`.
+    pub key: &'static str,
+    /// What it does, for the table.
+    pub label: &'static str,
+}
+
+/// Every approach, in table order. The first is the ratio baseline "vs parse".
+pub const APPROACHES: &[Approach] = &[
+    Approach {
+        key: "value",
+        label: "parse to serde_json::Value",
+    },
+    Approach {
+        key: "ignored",
+        label: "syntax only (IgnoredAny)",
+    },
+    Approach {
+        key: "typed",
+        label: "typed serde decode (Rust root type)",
+    },
+    Approach {
+        key: "jsonschema",
+        label: "parse + jsonschema crate",
+    },
+    Approach {
+        key: "symgen",
+        label: "symgen validator (validate_str)",
+    },
+    Approach {
+        key: "symgen-root",
+        label: "symgen validator, root given",
+    },
+];
+
+/// The key of the approach the "vs jsonschema" ratio divides by.
+pub const JSONSCHEMA: &str = "jsonschema";
+
+/// A prepared pass over one corpus: returns how many messages were accepted.
+pub type Pass<'a> = Box<dyn FnMut() -> usize + 'a>;
+
+/// Prepares approach `key` for `corpus`, reading schemas from `schema_dir`.
+pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<Pass<'a>, String> {
+    let texts: Vec<&'a str> = corpus.messages.iter().map(|m| m.text.as_str()).collect();
+    match key {
+        "value" => Ok(Box::new(move || {
+            count(&texts, |text| serde_json::from_str::<Value>(text).is_ok())
+        })),
+        "ignored" => Ok(Box::new(move || {
+            count(&texts, |text| {
+                serde_json::from_str::<IgnoredAny>(text).is_ok()
+            })
+        })),
+        "typed" => {
+            let decoders = corpus
+                .messages
+                .iter()
+                .map(|m| {
+                    typed_decoder(m.root).ok_or_else(|| format!("no Rust type for root {}", m.root))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Box::new(move || {
+                texts
+                    .iter()
+                    .zip(&decoders)
+                    .filter(|(text, decode)| black_box(decode(black_box(text))))
+                    .count()
+            }))
+        }
+        "jsonschema" => {
+            let validator = jsonschema_validator(corpus.protocol, schema_dir)?;
+            Ok(Box::new(move || {
+                count(&texts, |text| {
+                    serde_json::from_str::<Value>(text)
+                        .is_ok_and(|value| validator.is_valid(&value))
+                })
+            }))
+        }
+        "symgen" => {
+            let validator = Validator::for_protocol(corpus.protocol).map_err(|e| e.to_string())?;
+            Ok(Box::new(move || {
+                count(&texts, |text| {
+                    validator.validate_str(text).outcome == Outcome::Valid
+                })
+            }))
+        }
+        "symgen-root" => {
+            let validator = Validator::for_protocol(corpus.protocol).map_err(|e| e.to_string())?;
+            let roots: Vec<&'a str> = corpus.messages.iter().map(|m| m.root).collect();
+            Ok(Box::new(move || {
+                texts
+                    .iter()
+                    .zip(&roots)
+                    .filter(|(text, root)| {
+                        let report = validator.validate_root_str(black_box(root), black_box(text));
+                        black_box(report.is_some_and(|r| r.outcome == Outcome::Valid))
+                    })
+                    .count()
+            }))
+        }
+        other => Err(format!("unknown approach {other:?}")),
+    }
+}
+
+fn count(texts: &[&str], mut accept: impl FnMut(&str) -> bool) -> usize {
+    texts
+        .iter()
+        .filter(|text| black_box(accept(black_box(text))))
+        .count()
+}
+
+/// The committed schema of `protocol` compiled by the `jsonschema` crate (draft 2020-12).
+pub fn jsonschema_validator(
+    protocol: &str,
+    schema_dir: &Path,
+) -> Result<jsonschema::Validator, String> {
+    let path = schema_dir.join(format!("{protocol}.schema.json"));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let schema: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    jsonschema::draft202012::new(&schema).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn decode<T: DeserializeOwned>(text: &str) -> bool {
+    serde_json::from_str::<T>(text).is_ok()
+}
+
+/// serde's decoder for the Rust type of schema root `root`.
+pub fn typed_decoder(root: &str) -> Option<fn(&str) -> bool> {
+    Some(match root {
+        "IpcMessage" => decode::<IpcMessage>,
+        "TaskspaceStateMessage" => decode::<TaskspaceStateMessage>,
+        "DialecticRequest" => decode::<DialecticRequest>,
+        "IPCResponse" => decode::<IpcResponse>,
+        "ServerToWorker" => decode::<ServerToWorker>,
+        "WorkerToServer" => decode::<WorkerToServer>,
+        "JsonRpcRequest" => decode::<JsonRpcRequest>,
+        "JsonRpcResponse" => decode::<JsonRpcResponse>,
+        "PortFile" => decode::<PortFile>,
+        _ => return None,
+    })
+}

@@ -1,0 +1,250 @@
+//! Validation throughput benchmark (issue 5, item 4).
+//!
+//! `cargo bench --bench validation` generates a deterministic corpus per protocol,
+//! writes it to `target/bench-corpus/<id>.jsonl` (for the ajv script), and measures every
+//! approach in interleaved rounds in the same run, printing messages/second and the
+//! ratios against "parse to Value" and against "parse + jsonschema".
+//!
+//! `--count APPROACH --protocol ID --iters N` runs one approach N times and nothing else,
+//! for instruction counting under callgrind (see `benches/instructions.sh`).
+
+mod support;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+
+use support::approaches::{APPROACHES, JSONSCHEMA, prepare};
+use support::corpus::{self, Corpus};
+
+#[derive(Parser)]
+#[command(about = "symgen validation benchmark")]
+struct Args {
+    /// Only these protocols (ids such as `symposium`); all when absent.
+    #[arg(long)]
+    protocol: Vec<String>,
+    /// Messages per protocol corpus.
+    #[arg(long, default_value_t = 10_000)]
+    messages: usize,
+    /// Timed rounds per approach (the median is reported).
+    #[arg(long, default_value_t = 11)]
+    rounds: usize,
+    /// Minimum duration of one timed sample, in milliseconds.
+    #[arg(long, default_value_t = 25)]
+    sample_ms: u64,
+    /// Where the corpora are written as JSON lines.
+    #[arg(long)]
+    corpus_dir: Option<PathBuf>,
+    /// Where the committed schemas are read from.
+    #[arg(long)]
+    schema_dir: Option<PathBuf>,
+    /// Instruction-count mode: run only this approach, `--iters` times.
+    #[arg(long)]
+    count: Option<String>,
+    /// Passes over the corpus in `--count` mode (0 measures the setup alone).
+    #[arg(long, default_value_t = 1)]
+    iters: usize,
+    /// Print the approach keys, one a line, and exit.
+    #[arg(long)]
+    list_approaches: bool,
+    /// Passed by `cargo bench`; ignored.
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(message) = run(&args) {
+        eprintln!("validation bench: error: {message}");
+        std::process::exit(2);
+    }
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    if args.list_approaches {
+        for approach in APPROACHES {
+            println!("{}", approach.key);
+        }
+        return Ok(());
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let schema_dir = args
+        .schema_dir
+        .clone()
+        .unwrap_or_else(|| root.join("schema"));
+    let ids: Vec<&str> = if args.protocol.is_empty() {
+        corpus::PROTOCOLS.to_vec()
+    } else {
+        args.protocol.iter().map(String::as_str).collect()
+    };
+    let corpora = ids
+        .iter()
+        .map(|id| {
+            corpus::generate(id, args.messages).ok_or_else(|| format!("unknown protocol {id:?}"))
+        })
+        .collect::<Result<Vec<Corpus>, String>>()?;
+
+    if let Some(key) = &args.count {
+        for corpus in &corpora {
+            let mut pass = prepare(key, corpus, &schema_dir)?;
+            // One unmeasured pass first, so lazy one-time work is not counted.
+            pass();
+            let accepted = measured_passes(&mut pass, args.iters);
+            println!(
+                "{} {key}: {} passes over {} messages, {accepted} accepted",
+                corpus.protocol,
+                args.iters,
+                corpus.messages.len()
+            );
+        }
+        return Ok(());
+    }
+
+    let corpus_dir = args.corpus_dir.clone().unwrap_or_else(corpus::default_dir);
+    for corpus in &corpora {
+        let path = corpus
+            .write_jsonl(&corpus_dir)
+            .map_err(|e| format!("{}: {e}", corpus_dir.display()))?;
+        println!(
+            "corpus {}: {} messages, avg {} bytes -> {}",
+            corpus.protocol,
+            corpus.messages.len(),
+            corpus.average_bytes(),
+            path.display()
+        );
+    }
+    println!();
+    for corpus in &corpora {
+        let rows = measure(corpus, &schema_dir, args)?;
+        print_table(corpus, &rows);
+    }
+    Ok(())
+}
+
+/// The passes counted in `--count` mode. `benches/instructions.sh` tells callgrind to
+/// collect only inside this function (`--toggle-collect=*measured_passes*`).
+#[inline(never)]
+fn measured_passes(pass: &mut support::approaches::Pass<'_>, iters: usize) -> usize {
+    let mut accepted = 0;
+    for _ in 0..iters {
+        accepted += pass();
+    }
+    std::hint::black_box(accepted)
+}
+
+struct Row {
+    key: &'static str,
+    label: &'static str,
+    /// Messages per second of each round.
+    rates: Vec<f64>,
+}
+
+impl Row {
+    fn median(&self) -> f64 {
+        let mut sorted = self.rates.clone();
+        sorted.sort_by(f64::total_cmp);
+        sorted[sorted.len() / 2]
+    }
+
+    /// The fastest round: the closest to an unloaded machine.
+    fn best(&self) -> f64 {
+        self.rates.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// (max - min) / median, as a fraction.
+    fn spread(&self) -> f64 {
+        let min = self.rates.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = self.rates.iter().copied().fold(0.0, f64::max);
+        (max - min) / self.median()
+    }
+}
+
+fn measure(corpus: &Corpus, schema_dir: &std::path::Path, args: &Args) -> Result<Vec<Row>, String> {
+    let total = corpus.messages.len();
+    let mut passes = Vec::new();
+    for approach in APPROACHES {
+        let mut pass = prepare(approach.key, corpus, schema_dir)?;
+        // Warm-up pass, which also checks that the approach accepts the whole corpus:
+        // timing a rejection path would measure something else.
+        let accepted = pass();
+        if accepted != total {
+            return Err(format!(
+                "{}: {} accepted {accepted} of {total} messages",
+                corpus.protocol, approach.key
+            ));
+        }
+        passes.push((approach, pass));
+    }
+    let mut rows: Vec<Row> = APPROACHES
+        .iter()
+        .map(|a| Row {
+            key: a.key,
+            label: a.label,
+            rates: Vec::new(),
+        })
+        .collect();
+    let min = Duration::from_millis(args.sample_ms);
+    for round in 0..args.rounds.max(1) {
+        // Rotate the order every round so that no approach always runs right after
+        // the same neighbour (caches, frequency scaling, other load on the machine).
+        for offset in 0..passes.len() {
+            let index = (round + offset) % passes.len();
+            let (_, pass) = &mut passes[index];
+            let start = Instant::now();
+            let mut runs = 0usize;
+            while runs == 0 || start.elapsed() < min {
+                std::hint::black_box(pass());
+                runs += 1;
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            rows[index].rates.push((runs * total) as f64 / seconds);
+        }
+    }
+    Ok(rows)
+}
+
+fn print_table(corpus: &Corpus, rows: &[Row]) {
+    let base = rows[0].median();
+    let jsonschema = rows
+        .iter()
+        .find(|r| r.key == JSONSCHEMA)
+        .map_or(f64::NAN, Row::median);
+    println!(
+        "{} ({} messages, avg {} B): median of {} rounds; ratios of medians",
+        corpus.protocol,
+        corpus.messages.len(),
+        corpus.average_bytes(),
+        rows[0].rates.len()
+    );
+    println!(
+        "  {:<38} {:>12} {:>8} {:>12} {:>8} {:>9} {:>13}",
+        "approach", "msgs/s", "µs/msg", "best msgs/s", "spread", "vs parse", "vs jsonschema"
+    );
+    for row in rows {
+        let rate = row.median();
+        println!(
+            "  {:<38} {:>12} {:>8.3} {:>12} {:>7.0}% {:>8.2}× {:>12.2}×",
+            row.label,
+            thousands(rate),
+            1e6 / rate,
+            thousands(row.best()),
+            row.spread() * 100.0,
+            rate / base,
+            rate / jsonschema
+        );
+    }
+    println!();
+}
+
+fn thousands(rate: f64) -> String {
+    let digits = format!("{:.0}", rate);
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -10,7 +10,8 @@ use crate::emit::{self, swift, typescript};
 use crate::{Error, Result, protocols, schema};
 
 /// symgen: Rust types as the single source of truth for IPC protocols. Emits JSON
-/// Schema, checks committed outputs for drift.
+/// Schema, generates TypeScript and Swift from it, validates messages, and checks the
+/// committed outputs for drift.
 #[derive(Debug, Parser)]
 #[command(name = "symgen", version, about, long_about = None)]
 pub struct Cli {

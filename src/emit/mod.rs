@@ -2,6 +2,7 @@
 //! language, plus the language-neutral helpers they share: finding the schema files,
 //! loading their models, and naming a module after its schema file.
 
+pub mod names;
 pub mod swift;
 pub mod typescript;
 

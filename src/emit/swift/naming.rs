@@ -1,7 +1,5 @@
 //! Swift identifiers: case conversion, reserved words, deterministic collision handling.
 
-use std::collections::BTreeSet;
-
 /// Words Swift reserves in declarations and expressions; an identifier spelled like one
 /// is written in backticks.
 const KEYWORDS: &[&str] = &[
@@ -213,36 +211,8 @@ pub fn member_name(name: &str) -> String {
     }
 }
 
-/// Hands out unique names within one scope, in a deterministic order: the first
-/// claimant of a name gets it, later ones get `2`, `3`, ... appended.
-#[derive(Debug, Default, Clone)]
-pub struct Scope {
-    taken: BTreeSet<String>,
-}
-
-impl Scope {
-    /// A scope in which `reserved` names are already taken.
-    pub fn with_reserved(reserved: &[&str]) -> Self {
-        Self {
-            taken: reserved.iter().map(|s| (*s).to_owned()).collect(),
-        }
-    }
-
-    /// Claims `name`, or the first free `name2`, `name3`, ...
-    pub fn claim(&mut self, name: String) -> String {
-        if self.taken.insert(name.clone()) {
-            return name;
-        }
-        let mut n = 2;
-        loop {
-            let candidate = format!("{name}{n}");
-            if self.taken.insert(candidate.clone()) {
-                return candidate;
-            }
-            n += 1;
-        }
-    }
-}
+/// Hands out unique names within one scope (see [`crate::emit::names::UniqueNames`]).
+pub type Scope = crate::emit::names::UniqueNames;
 
 #[cfg(test)]
 mod tests {

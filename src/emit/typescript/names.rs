@@ -1,8 +1,6 @@
 //! TypeScript identifiers: which names are usable as is, how others are converted, and
 //! deterministic collision handling (first come, first served; later ones get `2`, `3`…).
 
-use std::collections::HashSet;
-
 use crate::model::pascal_case;
 
 /// Words that cannot name a type or a value (reserved words, strict-mode and contextual
@@ -155,39 +153,23 @@ pub fn property_key(wire: &str) -> String {
 /// One namespace (types, or values) of a module.
 #[derive(Default)]
 pub struct Namespace {
-    taken: HashSet<String>,
+    names: crate::emit::names::UniqueNames,
 }
 
 impl Namespace {
     /// Claims `wanted` (made usable first), or the first free `wanted2`, `wanted3`, ….
     pub fn claim(&mut self, wanted: &str) -> String {
-        let base = type_ident(wanted);
-        self.claim_exact(base)
+        self.names.claim(type_ident(wanted))
     }
 
     /// Like [`Namespace::claim`] for a value (camelCase) name.
     pub fn claim_value(&mut self, wanted: &str) -> String {
-        let base = value_ident(wanted);
-        self.claim_exact(base)
+        self.names.claim(value_ident(wanted))
     }
 
     /// Claims `name` only if it is free.
     pub fn try_claim(&mut self, name: &str) -> bool {
-        self.taken.insert(name.to_owned())
-    }
-
-    fn claim_exact(&mut self, base: String) -> String {
-        if self.taken.insert(base.clone()) {
-            return base;
-        }
-        let mut n = 2;
-        loop {
-            let candidate = format!("{base}{n}");
-            if self.taken.insert(candidate.clone()) {
-                return candidate;
-            }
-            n += 1;
-        }
+        self.names.try_claim(name)
     }
 }
 

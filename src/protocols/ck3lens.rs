@@ -531,14 +531,19 @@ pub struct JsonRpcError {
 }
 
 /// A successful JSON-RPC response; `result` is typed by the request's method.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// `result` is kept as its JSON text, checked for syntax but not parsed into a
+// `serde_json::Value`: its type depends on the request's method, so the receiver decodes
+// it once it knows that (`serde_json::from_str::<FileDiagnostics>(success.result.get())`),
+// and a decode that only judges a line (the validator) builds nothing for it.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct JsonRpcSuccess {
     /// Always `"2.0"`.
     pub jsonrpc: JsonRpcVersion,
     /// The id of the request answered.
     pub id: RequestId,
     /// The method-specific result.
-    pub result: Value,
+    #[schemars(with = "Value")]
+    pub result: Box<serde_json::value::RawValue>,
 }
 
 /// A JSON-RPC error response. `id` is `null` when the request could not be parsed
@@ -569,7 +574,7 @@ fn id_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<RequestId
 }
 
 /// A JSON-RPC response line: a success or an error.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum JsonRpcResponse {
     /// A success.
@@ -633,7 +638,7 @@ impl<'de> serde::de::Visitor<'de> for ResponseVisitor {
         let mut jsonrpc: Option<JsonRpcVersion> = None;
         // `Some(None)`: present and `null`.
         let mut id: Option<Option<RequestId>> = None;
-        let mut result: Option<Value> = None;
+        let mut result: Option<Box<serde_json::value::RawValue>> = None;
         let mut error: Option<Value> = None;
         while let Some(key) = map.next_key::<ResponseKey>()? {
             match key {

@@ -69,6 +69,12 @@ fn ten_thousand_levels_of_nesting() {
         format!("nested deeper than {MAX_DEPTH} levels")
     );
 
+    // P5's `result` is kept as JSON text, never built, so like a key the protocol
+    // ignores (R2) it is skipped without recursion and its depth is no limit.
+    let p5 = Validator::for_protocol("ck3lens").unwrap();
+    let text = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{deep}}}"#);
+    assert_eq!(p5.validate_str(&text).outcome, Outcome::Valid);
+
     // A parsed value of any depth is measured iteratively, never walked recursively.
     let mut value = Value::Null;
     for _ in 0..200_000 {

@@ -248,3 +248,68 @@ fn internally_tagged_decodes_with_the_tag_anywhere() {
     let err = decode::<WorkerToServer>(r#"{"type":"readline_start","prompt":5}"#).unwrap_err();
     assert!(err.contains("prompt"), "{err}");
 }
+
+#[test]
+fn json_rpc_response_picks_its_shape_by_what_decodes() {
+    use symgen::protocols::ck3lens::JsonRpcResponse;
+    let success = |text: &str| {
+        matches!(
+            decode::<JsonRpcResponse>(text),
+            Ok(JsonRpcResponse::Success(_))
+        )
+    };
+    let error = |text: &str| {
+        matches!(
+            decode::<JsonRpcResponse>(text),
+            Ok(JsonRpcResponse::Error(_))
+        )
+    };
+    assert!(success(r#"{"jsonrpc":"2.0","id":1,"result":null}"#));
+    assert!(success(
+        r#"{"result":{"a":[1]},"x":{"y":2},"id":"s","jsonrpc":"2.0"}"#
+    ));
+    assert!(error(
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#
+    ));
+    // Both shapes fit: the error response wins, as `error` is given.
+    assert!(error(
+        r#"{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"m"}}"#
+    ));
+    // `error` that is no error object (or `null`) is an ignored key of a success.
+    assert!(success(
+        r#"{"jsonrpc":"2.0","id":1,"result":1,"error":"oops"}"#
+    ));
+    assert!(success(
+        r#"{"jsonrpc":"2.0","id":1,"result":1,"error":null}"#
+    ));
+    // Errors name the field of the shape the line claims to be.
+    let cases = [
+        (r#"{"jsonrpc":"2.0","id":null,"result":1}"#, "id"),
+        (r#"{"jsonrpc":"2.0","result":1}"#, "id"),
+        (r#"{"jsonrpc":"2.0","id":1}"#, "result"),
+        (r#"{"jsonrpc":"1.0","id":1,"result":1}"#, "jsonrpc"),
+        (r#"{"id":1,"result":1}"#, "jsonrpc"),
+        (
+            r#"{"jsonrpc":"2.0","id":true,"error":{"code":1,"message":"m"}}"#,
+            "id",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}"#,
+            "id",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":"1","message":"m"}}"#,
+            "code",
+        ),
+        (r#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#, "message"),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":1,"id":2}"#,
+            "duplicate field `id`",
+        ),
+        (r#"[ "2.0", 1, 1 ]"#, "JSON-RPC response"),
+    ];
+    for (text, field) in cases {
+        let err = decode::<JsonRpcResponse>(text).unwrap_err();
+        assert!(err.contains(field), "{text}: {err}");
+    }
+}

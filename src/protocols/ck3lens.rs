@@ -531,14 +531,19 @@ pub struct JsonRpcError {
 }
 
 /// A successful JSON-RPC response; `result` is typed by the request's method.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// `result` is kept as its JSON text, checked for syntax but not parsed into a
+// `serde_json::Value`: its type depends on the request's method, so the receiver decodes
+// it once it knows that (`serde_json::from_str::<FileDiagnostics>(success.result.get())`),
+// and a decode that only judges a line (the validator) builds nothing for it.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct JsonRpcSuccess {
     /// Always `"2.0"`.
     pub jsonrpc: JsonRpcVersion,
     /// The id of the request answered.
     pub id: RequestId,
     /// The method-specific result.
-    pub result: Value,
+    #[schemars(with = "Value")]
+    pub result: Box<serde_json::value::RawValue>,
 }
 
 /// A JSON-RPC error response. `id` is `null` when the request could not be parsed
@@ -569,7 +574,7 @@ fn id_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<RequestId
 }
 
 /// A JSON-RPC response line: a success or an error.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum JsonRpcResponse {
     /// A success.
@@ -594,17 +599,94 @@ pub struct PortFile {
 /// Accepts exactly what the untagged pair accepts, but reports the error of the shape the
 /// line claims to be (an error response when it has a non-null `error`), so the message
 /// names the offending field instead of "did not match any variant".
+///
+/// It streams: `jsonrpc`, `id` and `result` are decoded in place (a message is never
+/// buffered whole); only `error`, which decides between the shapes, is buffered until
+/// the end. The line is an error response when that decodes as [`JsonRpcError`] (and
+/// `id` is present, `null` allowed), else a success when `id` is not `null` and `result`
+/// is present (any JSON, `null` included). Keys are case-sensitive; other keys are
+/// ignored (R2); a key of the pair given twice is rejected, as in every derived struct.
 impl<'de> Deserialize<'de> for JsonRpcResponse {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
-        let claims_error = object.get("error").is_some_and(|e| !e.is_null());
-        let value = Value::Object(object);
-        let success = || decode_buffered::<_, D::Error>("", &value).map(Self::Success);
-        let error = || decode_buffered::<_, D::Error>("", &value).map(Self::Error);
-        if claims_error {
-            error().or_else(|err| success().map_err(|_| err))
-        } else {
-            success().or_else(|err| error().map_err(|_| err))
+        deserializer.deserialize_map(ResponseVisitor)
+    }
+}
+
+/// The keys of a JSON-RPC response; any other key is ignored (R2).
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum ResponseKey {
+    Jsonrpc,
+    Id,
+    Result,
+    Error,
+    #[serde(other)]
+    Other,
+}
+
+struct ResponseVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ResponseVisitor {
+    type Value = JsonRpcResponse;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON-RPC response object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::Error;
+        let mut jsonrpc: Option<JsonRpcVersion> = None;
+        // `Some(None)`: present and `null`.
+        let mut id: Option<Option<RequestId>> = None;
+        let mut result: Option<Box<serde_json::value::RawValue>> = None;
+        let mut error: Option<Value> = None;
+        while let Some(key) = map.next_key::<ResponseKey>()? {
+            match key {
+                ResponseKey::Jsonrpc if jsonrpc.is_none() => jsonrpc = Some(map.next_value()?),
+                ResponseKey::Id if id.is_none() => id = Some(map.next_value()?),
+                ResponseKey::Result if result.is_none() => result = Some(map.next_value()?),
+                ResponseKey::Error if error.is_none() => error = Some(map.next_value()?),
+                ResponseKey::Other => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+                ResponseKey::Jsonrpc => return Err(A::Error::duplicate_field("jsonrpc")),
+                ResponseKey::Id => return Err(A::Error::duplicate_field("id")),
+                ResponseKey::Result => return Err(A::Error::duplicate_field("result")),
+                ResponseKey::Error => return Err(A::Error::duplicate_field("error")),
+            }
+        }
+        let jsonrpc = jsonrpc.ok_or_else(|| A::Error::missing_field("jsonrpc"))?;
+        // An error response when `error` is given (not `null`); on failure the line may
+        // still be a success, which ignores `error` like any other key.
+        let claimed_error = match error.filter(|e| !e.is_null()) {
+            Some(error) => Some(match (&id, decode_buffered("error", &error)) {
+                (Some(id), Ok(error)) => {
+                    return Ok(JsonRpcResponse::Error(JsonRpcErrorResponse {
+                        jsonrpc,
+                        id: id.clone(),
+                        error,
+                    }));
+                }
+                (None, Ok(_)) => A::Error::missing_field("id"),
+                (_, Err(err)) => err,
+            }),
+            None => None,
+        };
+        let success = match (id, result) {
+            (Some(Some(id)), Some(result)) => Ok(JsonRpcSuccess {
+                jsonrpc,
+                id,
+                result,
+            }),
+            (None, _) => Err(A::Error::missing_field("id")),
+            (Some(None), _) => Err(A::Error::custom(
+                "id: invalid type: null, expected an integer or a string (`null` only in error responses)",
+            )),
+            (Some(Some(_)), None) => Err(A::Error::missing_field("result")),
+        };
+        match (success, claimed_error) {
+            (Ok(success), _) => Ok(JsonRpcResponse::Success(success)),
+            (Err(_), Some(err)) | (Err(err), None) => Err(err),
         }
     }
 }

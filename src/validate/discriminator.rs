@@ -43,13 +43,6 @@ impl Discriminator {
             .any(|b| matches!(b, BranchTag::Known(tags) if tags.contains(tag)))
     }
 
-    /// Whether the string `tag` is one of the known tags (no allocation).
-    pub fn knows_str(&self, tag: &str) -> bool {
-        self.branches.iter().any(
-            |b| matches!(b, BranchTag::Known(tags) if tags.iter().any(|t| t.as_str() == Some(tag))),
-        )
-    }
-
     /// Whether an open alternative takes unknown tags.
     pub fn is_open(&self) -> bool {
         self.branches.contains(&BranchTag::Unknown)

@@ -41,18 +41,32 @@ pub fn offset_of(text: &str, pointer: &str) -> usize {
 pub enum Peek<'t> {
     /// The key holds this plain string (no escapes).
     String(&'t str),
-    /// The text is an object without the key (keys compared as written).
+    /// The text is an object without the key (keys compared as written). Once `"key"`
+    /// occurs nowhere in the rest of the text, the rest is not checked for syntax.
     Absent,
     /// Anything else: not an object, not a plain string, malformed.
     Unsure,
 }
 
 /// What the text holds at top-level key `key`, by a cheap scan (see [`Peek`]).
+#[cfg(test)]
 pub fn peek<'t>(text: &'t str, key: &str) -> Peek<'t> {
-    scan(text, key).unwrap_or(Peek::Unsure)
+    let quoted = format!("\"{key}\"");
+    peek_with(text, key, &memchr::memmem::Finder::new(quoted.as_bytes()))
 }
 
-fn scan<'t>(text: &'t str, key: &str) -> Option<Peek<'t>> {
+/// [`peek`] with a prepared search for `"key"` (the key in quotes, as written). Before
+/// skipping an array or object member, which may be long, it searches the rest of the
+/// text for `"key"`: where that occurs nowhere, the key is absent.
+pub fn peek_with<'t>(
+    text: &'t str,
+    key: &str,
+    quoted_key: &memchr::memmem::Finder<'_>,
+) -> Peek<'t> {
+    scan(text, key, quoted_key).unwrap_or(Peek::Unsure)
+}
+
+fn scan<'t>(text: &'t str, key: &str, quoted_key: &memchr::memmem::Finder<'_>) -> Option<Peek<'t>> {
     let bytes = text.as_bytes();
     let mut pos = skip_ws(bytes, 0);
     if bytes.get(pos) != Some(&b'{') {
@@ -77,6 +91,9 @@ fn scan<'t>(text: &'t str, key: &str) -> Option<Peek<'t>> {
             let end = string_end(bytes, pos)?;
             let value = text.get(pos + 1..end - 1)?;
             return (!value.contains('\\')).then_some(Peek::String(value));
+        }
+        if matches!(bytes.get(pos), Some(b'{' | b'[')) && quoted_key.find(&bytes[pos..]).is_none() {
+            return Some(Peek::Absent);
         }
         pos = skip_ws(bytes, skip_value(bytes, pos));
         match bytes.get(pos) {
@@ -280,6 +297,23 @@ mod tests {
             Peek::Absent
         );
         assert_eq!(peek("{ }", "type"), Peek::Absent);
+        // Arrays and objects are skipped whole, or not read at all when the key occurs
+        // nowhere after them.
+        assert_eq!(
+            peek(
+                r#"{"a": {"b": ["]}\"{", {"type": "no"}]}, "type": "yes"}"#,
+                "type"
+            ),
+            Peek::String("yes")
+        );
+        assert_eq!(
+            peek(r#"{"a": [[[]]], "b": {}, "c": "}"}"#, "type"),
+            Peek::Absent
+        );
+        assert_eq!(
+            peek(r#"{"a": [1, 2], "b": {"c": "type"}}"#, "type"),
+            Peek::Absent
+        );
         assert_eq!(peek(r#"{"type": 5}"#, "type"), Peek::Unsure);
         for broken in [
             "",

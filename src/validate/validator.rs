@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::embedded;
 use super::explain::child;
-use super::locate::{Peek, locate, peek};
+use super::locate::{Peek, locate, peek_with};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
@@ -33,6 +33,42 @@ pub struct Validator {
     /// Per compiled root, the index of its Rust type in `protocol.roots`; empty when
     /// validity is decided by the schema alone.
     typed: Vec<Option<usize>>,
+    /// Per compiled root that is a tagged union, how to tell cheaply whether a text can
+    /// be one of its known alternatives (see [`Self::fast`]).
+    routes: Vec<Option<Route>>,
+}
+
+/// What [`Validator::fast`] needs to know about a tagged union root to tell, from the
+/// text alone, that it cannot take a message as known.
+struct Route {
+    /// The tag key, e.g. `type`.
+    key: String,
+    /// Finds `"key"` in a text (see [`peek_with`]).
+    quoted_key: memchr::memmem::Finder<'static>,
+    /// The known string tags.
+    tags: Vec<String>,
+}
+
+fn routes(schema: &CompiledSchema) -> Vec<Option<Route>> {
+    schema
+        .roots
+        .iter()
+        .map(|root| {
+            root.union.as_ref().map(|d| {
+                let tags: Vec<String> = d
+                    .known_tags()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect();
+                let quoted = format!("\"{}\"", d.key);
+                Route {
+                    key: d.key.clone(),
+                    quoted_key: memchr::memmem::Finder::new(quoted.as_bytes()).into_owned(),
+                    tags,
+                }
+            })
+        })
+        .collect()
 }
 
 /// How one root judged a message.
@@ -96,6 +132,7 @@ impl Validator {
             .collect();
         Ok(Self {
             names: names(&schema, Some(&protocol), &typed),
+            routes: routes(&schema),
             schema,
             protocol: Some(protocol),
             typed,
@@ -114,6 +151,7 @@ impl Validator {
         let schema = CompiledSchema::compile(document, options)?;
         Ok(Self {
             names: names(&schema, None, &[]),
+            routes: routes(&schema),
             schema,
             protocol,
             typed: Vec::new(),
@@ -271,19 +309,19 @@ impl Validator {
         if let Some(text) = text.filter(|_| range.len() > 1 && range.end <= 64) {
             let mut peeked: Option<(&str, Peek<'_>)> = None;
             for index in range.clone() {
-                let Some(d) = &self.schema.roots[index].union else {
+                let Some(route) = &self.routes[index] else {
                     continue;
                 };
                 let seen = match peeked {
-                    Some((key, seen)) if key == d.key => seen,
+                    Some((key, seen)) if key == route.key => seen,
                     _ => {
-                        let seen = peek(text, &d.key);
-                        peeked = Some((&d.key, seen));
+                        let seen = peek_with(text, &route.key, &route.quoted_key);
+                        peeked = Some((&route.key, seen));
                         seen
                     }
                 };
                 let hopeless = match seen {
-                    Peek::String(tag) => !d.knows_str(tag),
+                    Peek::String(tag) => !route.tags.iter().any(|t| t == tag),
                     Peek::Absent => true,
                     Peek::Unsure => false,
                 };

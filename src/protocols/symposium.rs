@@ -15,7 +15,7 @@ use crate::protocols::dialectic::PresentReviewParams;
 use crate::protocols::taskspace_state::{TaskspaceStateRequest, TaskspaceStateResponse};
 use crate::schema::build::add_field_alias;
 use crate::schema::{ProtocolDef, RootType};
-use crate::wire::{Empty, IsReply, NoReply, Reply, decode_buffered};
+use crate::wire::{Empty, IsReply, NoReply, RawJson, Reply, decode_buffered};
 
 /// Who sent a message. Endpoints use it for routing: the VS Code extension matches
 /// `workingDirectory` against its workspace folders and `shellPid` against its terminals.
@@ -44,7 +44,7 @@ pub struct MessageSender {
 /// Generated clients always decode replies through this wrapper (R8).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "ResponsePayload")]
-pub struct ResponsePayload<T = Value> {
+pub struct ResponsePayload<T = RawJson> {
     /// Whether the request succeeded.
     pub success: bool,
     /// Why it failed, when `success` is false.
@@ -69,7 +69,7 @@ pub struct StoreReferencePayload {
     /// The reference key (a UUID).
     pub key: String,
     /// Opaque JSON chosen by the extension.
-    pub value: Value,
+    pub value: RawJson,
 }
 
 /// The current editor selection, as the extension reports it. Every field is optional;
@@ -339,7 +339,7 @@ pub struct SyntheticPRPayload {
     /// The review title.
     pub title: String,
     /// Free-form JSON supplied by the LLM.
-    pub description: Value,
+    pub description: RawJson,
     /// The commit range, e.g. `"HEAD~2..HEAD"`.
     pub commit_range: String,
     /// Changed files; may be empty.

@@ -9,6 +9,7 @@
 mod envelope;
 mod internal;
 mod meta;
+mod raw;
 mod strict;
 mod string_enum;
 mod support;
@@ -16,6 +17,7 @@ mod support;
 pub use meta::{ReplyKind, ReplySpec, Request, UnionInfo, VariantInfo};
 #[doc(hidden)]
 pub use meta::{accepts_empty, reply_of, reply_roundtrip_of, schema_of};
+pub use raw::RawJson;
 pub use strict::{Strict, from_str};
 pub use support::{
     Classify, Empty, IsReply, NoReply, Reply, UnknownPayload, content_or_empty, decode_buffered,

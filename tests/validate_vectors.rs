@@ -5,35 +5,13 @@
 //! Each check runs twice: with the typed fast path (serde decides, the schema walk
 //! explains) and with the schema walk alone, whose verdict must equal serde's.
 
-use std::path::PathBuf;
+#[path = "support/vectors.rs"]
+mod vectors;
 
-use serde::Deserialize;
 use serde_json::Value;
 use symgen::protocols::registry;
 use symgen::validate::{Outcome, Report, Validator};
-
-#[derive(Debug, Deserialize)]
-struct Vector {
-    name: String,
-    root: String,
-    message: Value,
-    #[serde(default)]
-    reply_to: Option<String>,
-    #[serde(default)]
-    fault: Option<String>,
-    #[serde(default)]
-    pointer: Option<String>,
-}
-
-fn load(protocol: &str, kind: &str) -> Vec<Vector> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/vectors")
-        .join(protocol)
-        .join(format!("{kind}.json"));
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
-}
+use vectors::{Vector, load};
 
 /// Both validators of a protocol: typed (fast path) and schema-only.
 fn validators(id: &str) -> [(&'static str, Validator); 2] {

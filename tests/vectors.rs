@@ -2,30 +2,13 @@
 //! round-trips, every invalid one is rejected with an error naming the offending field,
 //! every unknown one decodes to the unknown case and re-encodes unchanged.
 
-use std::path::PathBuf;
+#[path = "support/vectors.rs"]
+mod vectors;
 
-use serde::Deserialize;
 use serde_json::Value;
 use symgen::protocols::registry;
 use symgen::schema::{ProtocolDef, build_protocol};
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Vector {
-    name: String,
-    root: String,
-    message: Value,
-    #[serde(default)]
-    canonical: Option<Value>,
-    #[serde(default)]
-    reply_to: Option<String>,
-    #[serde(default)]
-    fault: Option<String>,
-    #[serde(default)]
-    pointer: Option<String>,
-    #[serde(default)]
-    why: Option<String>,
-}
+use vectors::Vector;
 
 const FAULTS: &[&str] = &[
     "missing_required",
@@ -36,15 +19,8 @@ const FAULTS: &[&str] = &[
     "constraint",
 ];
 
-fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
-}
-
 fn load(protocol: &ProtocolDef, kind: &str) -> Vec<Vector> {
-    let path = vectors_dir().join(protocol.id).join(format!("{kind}.json"));
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+    vectors::load(protocol.id, kind)
 }
 
 /// Removes every object key whose value is `null`, recursively (R3: null = absent).

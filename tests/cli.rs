@@ -1,20 +1,10 @@
 //! The `symgen` binary: drift detection, and one-line errors with a non-zero exit on
 //! bad input (never a panic).
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn symgen(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symgen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run symgen")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 #[test]
 fn committed_outputs_are_fresh() {
@@ -31,8 +21,8 @@ fn committed_outputs_are_fresh() {
 #[test]
 fn check_names_a_stale_schema_file_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
-    let out = symgen(dir.path(), &["schema"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = cli::run(dir.path(), &["schema"]);
+    assert!(out.status.success(), "{}", cli::stderr(&out));
     let path = dir.path().join("schema/symposium.schema.json");
     let original = std::fs::read_to_string(&path).unwrap();
     // Simulates editing one doc comment in src/protocols/ without regenerating.
@@ -40,8 +30,8 @@ fn check_names_a_stale_schema_file_and_exits_1() {
     assert_ne!(original, edited, "the doc text to edit was not found");
     std::fs::write(&path, edited).unwrap();
 
-    let out = symgen(dir.path(), &["check"]);
-    let stdout = text(&out.stdout);
+    let out = cli::run(dir.path(), &["check"]);
+    let stdout = cli::stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
         stdout.contains("stale: schema/symposium.schema.json"),
@@ -59,11 +49,11 @@ fn check_names_a_stale_schema_file_and_exits_1() {
 #[test]
 fn check_reports_missing_and_orphaned_files() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(symgen(dir.path(), &["schema"]).status.success());
+    assert!(cli::run(dir.path(), &["schema"]).status.success());
     std::fs::remove_file(dir.path().join("schema/dialectic.schema.json")).unwrap();
     std::fs::write(dir.path().join("schema/old.schema.json"), "{}\n").unwrap();
-    let out = symgen(dir.path(), &["check"]);
-    let stdout = text(&out.stdout);
+    let out = cli::run(dir.path(), &["check"]);
+    let stdout = cli::stdout(&out);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout.contains("missing: schema/dialectic.schema.json"),
@@ -79,8 +69,8 @@ fn check_reports_missing_and_orphaned_files() {
 fn schema_is_byte_for_byte_deterministic() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
-    assert!(symgen(a.path(), &["schema"]).status.success());
-    assert!(symgen(b.path(), &["schema"]).status.success());
+    assert!(cli::run(a.path(), &["schema"]).status.success());
+    assert!(cli::run(b.path(), &["schema"]).status.success());
     for protocol in symgen::protocols::registry() {
         let name = protocol.file_name();
         let x = std::fs::read(a.path().join("schema").join(&name)).unwrap();
@@ -93,9 +83,9 @@ fn schema_is_byte_for_byte_deterministic() {
 #[test]
 fn missing_output_directory_is_a_one_line_error() {
     let dir = tempfile::tempdir().unwrap();
-    let out = symgen(dir.path(), &["schema", "--out", "does/not/exist"]);
+    let out = cli::run(dir.path(), &["schema", "--out", "does/not/exist"]);
     assert_eq!(out.status.code(), Some(2));
-    let stderr = text(&out.stderr);
+    let stderr = cli::stderr(&out);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("does/not/exist"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -105,9 +95,9 @@ fn missing_output_directory_is_a_one_line_error() {
 fn output_path_that_is_a_file_is_a_one_line_error() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("file"), "x").unwrap();
-    let out = symgen(dir.path(), &["schema", "--out", "file"]);
+    let out = cli::run(dir.path(), &["schema", "--out", "file"]);
     assert_eq!(out.status.code(), Some(2));
-    let stderr = text(&out.stderr);
+    let stderr = cli::stderr(&out);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
@@ -121,9 +111,9 @@ fn unwritable_output_directory_is_a_one_line_error() {
     // A file where a schema file should go makes the write fail even as root.
     std::fs::create_dir(out_dir.join("symposium.schema.json")).unwrap();
     std::fs::set_permissions(&out_dir, std::fs::Permissions::from_mode(0o555)).unwrap();
-    let out = symgen(dir.path(), &["schema", "--out", "ro"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    let stderr = text(&out.stderr);
+    let out = cli::run(dir.path(), &["schema", "--out", "ro"]);
+    assert_eq!(out.status.code(), Some(2), "{}", cli::stderr(&out));
+    let stderr = cli::stderr(&out);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("symposium.schema.json"), "{stderr}");
 }
@@ -131,6 +121,6 @@ fn unwritable_output_directory_is_a_one_line_error() {
 #[test]
 fn unknown_subcommand_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
-    let out = symgen(dir.path(), &["frobnicate"]);
+    let out = cli::run(dir.path(), &["frobnicate"]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -3,8 +3,10 @@
 //! layout, `symgen swift --schema/--out` on a user schema, and one-line
 //! `file:pointer: message` errors with exit code 1 for what Swift cannot express.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use symgen::emit::{self, swift};
 
@@ -121,15 +123,7 @@ fn package_layout_for_the_protocols() {
 }
 
 fn symgen(args: &[&str]) -> (i32, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_symgen"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run symgen");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    cli::code_and_stderr(root(), args)
 }
 
 #[test]

@@ -2,8 +2,10 @@
 //! byte-identical output when generating twice, `symgen ts --schema` on a user schema,
 //! and the `file:pointer: message` error with exit code 1 for unsupported constructs.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use symgen::emit::{self, typescript};
 
@@ -83,15 +85,7 @@ fn package_files_are_complete() {
 }
 
 fn symgen(args: &[&str]) -> (i32, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_symgen"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run symgen");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    cli::code_and_stderr(root(), args)
 }
 
 #[test]

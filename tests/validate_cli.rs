@@ -1,26 +1,18 @@
 //! `symgen validate` end to end: output lines, summary, exit codes, formats, replies,
 //! user schemas.
 
-use std::path::Path;
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod cli;
 
+use std::path::Path;
+use std::process::Output;
+
+use cli::{stderr, stdout};
 use serde_json::Value;
 
+/// `symgen ARGS` run in `dir`.
 fn symgen(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symgen"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
+    cli::run(dir, args)
 }
 
 const SENDER: &str = r#""sender":{"workingDirectory":"/tmp"}"#;

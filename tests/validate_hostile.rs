@@ -1,24 +1,20 @@
 //! Hostile input, handled deliberately: each case gets a clear violation or error with a
 //! location, never a panic, a stack overflow or unbounded memory.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use cli::stdout;
 use serde_json::Value;
 use symgen::validate::{MAX_DEPTH, Outcome, Validator, ViolationKind};
 
+/// `symgen ARGS` run in `dir`.
 fn symgen(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symgen"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
+    cli::run(dir, args)
 }
 
 /// Runs `symgen validate -p P1` on a file with `contents`; returns exit code and stdout.

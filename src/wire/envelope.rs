@@ -265,23 +265,15 @@ macro_rules! __tagged_body {
             Unknown($crate::wire::UnknownPayload),
         }
 
-        /// One marker type per message of this union, each implementing
-        /// [`Request`](crate::wire::Request) with its payload and reply types (R8).
-        $uvis mod $markers {
-            $(
-                $(#[doc = $vdoc])*
-                #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-                pub struct $variant;
-            )*
-        }
-
-        $(
-            impl $crate::wire::Request for $markers::$variant {
-                const TAG: &'static str = $vtag;
-                type Payload = $payload;
-                type Reply = $reply;
+        $crate::__union_metadata! {
+            $uvis $body (requests = $markers) {
+                $(
+                    $(#[doc = $vdoc])*
+                    $(@$flag)?
+                    $variant ( $payload ) = $vtag $(| $valias)* => $reply,
+                )*
             }
-        )*
+        }
 
         impl $body {
             /// The tag this message carries on the wire.
@@ -378,38 +370,6 @@ macro_rules! __tagged_body {
                 <$body>::__deserialize_content(self.tag, deserializer)
             }
         }
-
-        impl $crate::wire::UnionInfo for $body {
-            fn variants() -> &'static [$crate::wire::VariantInfo] {
-                &[
-                    $(
-                        $crate::wire::VariantInfo {
-                            name: stringify!($variant),
-                            tag: $vtag,
-                            aliases: &[$($valias),*],
-                            doc: concat!($($vdoc, "\n",)*),
-                            retired: $crate::__is_retired!($($flag)?),
-                            payload: Some($crate::wire::schema_of::<$payload>),
-                            payload_accepts_empty: $crate::wire::accepts_empty::<$payload>,
-                            reply: $crate::wire::reply_of::<$reply>,
-                            reply_roundtrip: $crate::wire::reply_roundtrip_of::<$reply>,
-                        },
-                    )*
-                ]
-            }
-        }
-    };
-}
-
-/// `@retired` marks a retired message; anything else is a macro usage error.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __is_retired {
-    () => {
-        false
-    };
-    (retired) => {
-        true
     };
 }
 

@@ -41,23 +41,15 @@ macro_rules! internally_tagged_union {
             Unknown($crate::wire::__private::serde_json::Map<String, $crate::wire::__private::serde_json::Value>),
         }
 
-        /// One marker type per message of this union, each implementing
-        /// [`Request`](crate::wire::Request) with its payload and reply types (R8).
-        $uvis mod $markers {
-            $(
-                $(#[doc = $vdoc])*
-                #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-                pub struct $variant;
-            )*
-        }
-
-        $(
-            impl $crate::wire::Request for $markers::$variant {
-                const TAG: &'static str = $vtag;
-                type Payload = $payload;
-                type Reply = $reply;
+        $crate::__union_metadata! {
+            $uvis $name (requests = $markers) {
+                $(
+                    $(#[doc = $vdoc])*
+                    $(@$flag)?
+                    $variant ( $payload ) = $vtag $(| $valias)* => $reply,
+                )*
             }
-        )*
+        }
 
         impl $name {
             /// The tag this message carries on the wire.
@@ -188,26 +180,6 @@ macro_rules! internally_tagged_union {
                     }
                 }
                 deserializer.deserialize_map(__Visitor)
-            }
-        }
-
-        impl $crate::wire::UnionInfo for $name {
-            fn variants() -> &'static [$crate::wire::VariantInfo] {
-                &[
-                    $(
-                        $crate::wire::VariantInfo {
-                            name: stringify!($variant),
-                            tag: $vtag,
-                            aliases: &[$($valias),*],
-                            doc: concat!($($vdoc, "\n",)*),
-                            retired: $crate::__is_retired!($($flag)?),
-                            payload: Some($crate::wire::schema_of::<$payload>),
-                            payload_accepts_empty: $crate::wire::accepts_empty::<$payload>,
-                            reply: $crate::wire::reply_of::<$reply>,
-                            reply_roundtrip: $crate::wire::reply_roundtrip_of::<$reply>,
-                        },
-                    )*
-                ]
             }
         }
 

@@ -13,6 +13,7 @@ mod raw;
 mod strict;
 mod string_enum;
 mod support;
+mod union;
 
 pub use meta::{ReplyKind, ReplySpec, Request, UnionInfo, VariantInfo};
 #[doc(hidden)]

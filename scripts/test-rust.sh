@@ -4,14 +4,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo fmt --all -- --check
-cargo clippy --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --locked -- -D warnings
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-cargo test --locked 2>&1 | tee "$log"
+cargo test --workspace --locked 2>&1 | tee "$log"
 # The official JSON Schema Test Suite (draft 2020-12) through symgen's validator. The
 # suite lives beside the repository (shared/), not in it; the test fails if it is missing.
-SYMGEN_JSON_SCHEMA_TEST_SUITE="$(pwd)/../shared/json-schema-test-suite" cargo test --locked --test json_schema_test_suite -- --ignored 2>&1 | tee -a "$log"
-cargo run --quiet --locked -- check
+SYMGEN_JSON_SCHEMA_TEST_SUITE="$(pwd)/../shared/json-schema-test-suite" cargo test --locked --test it json_schema_test_suite -- --ignored 2>&1 | tee -a "$log"
+cargo xtask check
 
 # Sum the "test result:" lines of every test binary.
 read -r pass fail < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")

@@ -5,24 +5,69 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::emit::OutputFile;
 use crate::{Error, Result};
 
-/// One expected output file, relative to the directory it belongs to.
-pub struct ExpectedFile {
-    /// Path relative to the output directory (always `/`-separated).
-    pub relative: String,
-    /// Exact expected contents.
-    pub contents: String,
+/// The largest file symgen reads (a schema, a committed output, a project file).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads a regular file of at most [`MAX_FILE_BYTES`] as UTF-8 text. Devices, FIFOs and
+/// directories are refused rather than read (a FIFO would block forever).
+pub fn read_text(path: &Path) -> Result<String> {
+    read_bytes(path).and_then(|bytes| {
+        String::from_utf8(bytes).map_err(|_| {
+            Error::io(
+                path,
+                std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
+            )
+        })
+    })
+}
+
+/// Reads a regular file of at most [`MAX_FILE_BYTES`].
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let invalid = |what: &str| {
+        Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, what.to_owned()),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(|err| Error::io(path, err))?;
+    let meta = file.metadata().map_err(|err| Error::io(path, err))?;
+    if !meta.is_file() {
+        return Err(invalid("not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(invalid(&format!(
+            "larger than {} MiB",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| Error::io(path, err))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(invalid(&format!(
+            "larger than {} MiB",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
 }
 
 /// A set of generated files that must match one directory on disk.
+#[derive(Debug, Clone)]
 pub struct OutputSet {
-    /// A short label for reports (e.g. `schema`).
+    /// A short label for reports (e.g. `schema`, `typescript`).
     pub label: String,
     /// The directory on disk.
     pub dir: PathBuf,
+    /// How reports name the directory (relative to the project root).
+    pub display: PathBuf,
     /// Every file the generator produces there.
-    pub files: Vec<ExpectedFile>,
+    pub files: Vec<OutputFile>,
     /// Relative paths (prefixes) on disk that the check ignores, e.g. build output.
     pub ignore: Vec<String>,
 }
@@ -115,36 +160,35 @@ fn walk(dir: &Path, base: &Path, ignore: &[String], out: &mut BTreeSet<String>) 
     Ok(())
 }
 
-/// Compares one output set with the disk. Returns every drift, in path order.
+/// Compares one output set with the disk. Returns every drift, in path order; drift
+/// paths are [`OutputSet::display`] joined with the file's path.
 pub fn compare(set: &OutputSet) -> Result<Vec<Drift>> {
     let mut on_disk = BTreeSet::new();
     walk(&set.dir, &set.dir, &set.ignore, &mut on_disk)?;
     let mut drifts = Vec::new();
     let mut expected_names = BTreeSet::new();
-    let mut files: Vec<&ExpectedFile> = set.files.iter().collect();
-    files.sort_by(|a, b| a.relative.cmp(&b.relative));
+    let mut files: Vec<&OutputFile> = set.files.iter().collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
     for file in files {
-        expected_names.insert(file.relative.clone());
-        let path = set.dir.join(&file.relative);
-        match std::fs::read(&path) {
-            Ok(bytes) => {
-                if bytes != file.contents.as_bytes() {
-                    let old = String::from_utf8_lossy(&bytes);
-                    drifts.push(Drift::Stale {
-                        diff: short_diff(&path, &old, &file.contents),
-                        path,
-                    });
-                }
-            }
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                drifts.push(Drift::Missing { path });
-            }
-            Err(err) => return Err(Error::io(&path, err)),
+        expected_names.insert(file.path.clone());
+        let path = set.dir.join(&file.path);
+        let shown = set.display.join(&file.path);
+        if !path.exists() && std::fs::symlink_metadata(&path).is_err() {
+            drifts.push(Drift::Missing { path: shown });
+            continue;
+        }
+        let bytes = read_bytes(&path)?;
+        if bytes != file.contents.as_bytes() {
+            let old = String::from_utf8_lossy(&bytes);
+            drifts.push(Drift::Stale {
+                diff: short_diff(&shown, &old, &file.contents),
+                path: shown,
+            });
         }
     }
     for name in on_disk.difference(&expected_names) {
         drifts.push(Drift::Orphaned {
-            path: set.dir.join(name),
+            path: set.display.join(name),
         });
     }
     Ok(drifts)
@@ -155,22 +199,30 @@ pub fn compare(set: &OutputSet) -> Result<Vec<Drift>> {
 /// changed.
 pub fn write(set: &OutputSet, prune: bool) -> Result<Vec<PathBuf>> {
     let mut changed = Vec::new();
+    let relative = |shown: &Path| {
+        shown
+            .strip_prefix(&set.display)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|_| shown.to_path_buf())
+    };
     for drift in compare(set)? {
         match drift {
             Drift::Orphaned { path } => {
                 if prune {
-                    std::fs::remove_file(&path).map_err(|err| Error::io(&path, err))?;
+                    let real = set.dir.join(relative(&path));
+                    std::fs::remove_file(&real).map_err(|err| Error::io(&path, err))?;
                     changed.push(path);
                 }
             }
             Drift::Stale { path, .. } | Drift::Missing { path } => changed.push(path),
         }
     }
+    let to_write: BTreeSet<&PathBuf> = changed.iter().collect();
     for file in &set.files {
-        let path = set.dir.join(&file.relative);
-        if !changed.contains(&path) {
+        if !to_write.contains(&set.display.join(&file.path)) {
             continue;
         }
+        let path = set.dir.join(&file.path);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|err| Error::io(parent, err))?;
         }

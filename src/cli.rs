@@ -1,259 +1,536 @@
-//! The `symgen` command line: argument parsing and the subcommands.
+//! The `symgen` command line, as a library: [`Cli`] runs every subcommand for the
+//! protocols a program registers, in the project its `symgen.toml` describes.
+//!
+//! * `schema`, `generate`, `check`: the registered protocols' schemas and every
+//!   language's package, written or compared (`generate`/`check` need a project file).
+//! * one subcommand per language ([`crate::emit::backends`]): any schema in, a package
+//!   out.
+//! * `validate`: messages against a registered protocol or a schema.
+//!
+//! The plain `symgen` binary registers no protocols. In a project whose `symgen.toml`
+//! names a `command` (the team's own binary that registers its types), the commands that
+//! need the Rust types run that command instead; without one, `generate` and `check`
+//! treat the schema directory as the source (a schema-first project).
 
-use std::path::{Path, PathBuf};
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgMatches, Args as _, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::check::{self, Drift, ExpectedFile, OutputSet};
-use crate::emit::{self, swift, typescript};
-use crate::{Error, Result, protocols, schema};
+use crate::check::{self, Drift, OutputSet};
+use crate::emit::{self, Backend, Input, Module};
+use crate::project::{self, Project};
+use crate::{Error, Protocol, Result, schema};
 
-/// symgen: Rust types as the single source of truth for IPC protocols. Emits JSON
-/// Schema, generates TypeScript and Swift from it, validates messages, and checks the
-/// committed outputs for drift.
+/// The symgen command line for a set of protocols.
+#[derive(Debug, Default)]
+pub struct Cli {
+    protocols: Vec<Protocol>,
+    name: Option<String>,
+}
+
+/// Global options and the subcommands that do not depend on the language registry.
 #[derive(Debug, Parser)]
 #[command(name = "symgen", version, about, long_about = None)]
-pub struct Cli {
-    /// The subcommand to run.
+struct Args {
+    /// The project file (default: the `symgen.toml` in the current directory or the
+    /// nearest one above it).
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
     #[command(subcommand)]
-    pub command: Command,
+    command: Command,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Write one JSON Schema (draft 2020-12) file per built-in protocol.
+enum Command {
+    /// Write one JSON Schema (draft 2020-12) file per registered protocol.
     Schema {
-        /// Output directory (must exist). Default: `schema/` (created if missing).
+        /// Output directory (must exist). Default: the project's schema directory.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
-    /// Regenerate every committed output (the main job): `schema/` and everything under
-    /// `generated/`, from the built-in protocols.
+    /// Regenerate every output of the project (the main job): the schemas of the
+    /// registered protocols and one package per language, as `symgen.toml` says.
     Generate,
-    /// Render the JSON Schemas into TypeScript: an npm package with one module per schema
-    /// and an `index.ts`.
-    Ts {
-        /// A schema file, or a directory whose `*.json` files are read (repeatable).
-        /// Default: `schema/`.
-        #[arg(long = "schema", value_name = "FILE|DIR")]
-        schemas: Vec<PathBuf>,
-        /// Output directory (must exist). Default: `generated/typescript/` (created if
-        /// missing).
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-    },
-    /// Render the JSON Schemas into a Swift package (SwiftPM): one module per schema,
-    /// a shared runtime, and an XCTest target that round-trips the conformance vectors.
-    Swift {
-        /// A schema file, or a directory whose `*.json` files are read (repeatable).
-        /// Default: `schema/`.
-        #[arg(long = "schema", value_name = "FILE|DIR")]
-        schemas: Vec<PathBuf>,
-        /// Output directory (must exist). Default: `generated/swift/` (created if missing).
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-    },
     /// Regenerate every output in memory and fail with a diff when the committed files
     /// are stale, missing or orphaned. Writes nothing.
     Check,
-    /// Validate messages (JSON lines or one document) against a protocol's committed
-    /// schema or a user schema. Exit 0: all valid; 1: any invalid; 2: usage or I/O error.
+    /// Validate messages (JSON lines or one document) against a protocol or a schema.
+    /// Exit 0: all valid; 1: any invalid; 2: usage or I/O error.
     Validate(crate::validate::command::ValidateArgs),
 }
 
-/// The default schema directory, relative to the working directory.
-pub const SCHEMA_DIR: &str = "schema";
+/// The options every language subcommand takes.
+#[derive(Debug, clap::Args)]
+struct LanguageArgs {
+    /// A schema file, or a directory whose `*.json` files are read (repeatable).
+    /// Default: the registered protocols, else the project's schema directory.
+    #[arg(long = "schema", value_name = "FILE|DIR")]
+    schemas: Vec<PathBuf>,
+    /// Output directory (must exist). Default: the language's directory in the project.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
 
-/// The schema output set for the built-in protocols.
-pub fn schema_outputs(dir: &Path) -> OutputSet {
-    let files = schema::render_all(&protocols::registry())
-        .into_iter()
-        .map(|file| ExpectedFile {
-            relative: file.name,
-            contents: file.contents,
+/// Set in the environment of a delegated command, so it never delegates again.
+const DELEGATED: &str = "SYMGEN_DELEGATED";
+
+impl Cli {
+    /// A command line with no protocols registered.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a protocol.
+    pub fn protocol(mut self, protocol: Protocol) -> Self {
+        self.protocols.push(protocol);
+        self
+    }
+
+    /// Registers several protocols.
+    pub fn protocols(mut self, protocols: impl IntoIterator<Item = Protocol>) -> Self {
+        self.protocols.extend(protocols);
+        self
+    }
+
+    /// How hints name this program (default `symgen`), e.g. `cargo xtask`.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The registered protocols.
+    pub fn registered(&self) -> &[Protocol] {
+        &self.protocols
+    }
+
+    /// The clap command, with one subcommand per language.
+    pub fn command() -> clap::Command {
+        let mut command = Args::command();
+        for backend in emit::backends() {
+            command = command.subcommand(
+                LanguageArgs::augment_args(clap::Command::new(backend.command()))
+                    .about(backend.about()),
+            );
+        }
+        command
+    }
+
+    /// Parses the process's arguments and runs. Errors print one line and map to the
+    /// exit code: 1 for a schema or type symgen cannot represent
+    /// (`file:pointer: message`), 2 for everything else.
+    pub fn run(self) -> ExitCode {
+        self.run_from(std::env::args_os())
+    }
+
+    /// [`Self::run`] with explicit arguments (the first is the program name).
+    pub fn run_from<I, T>(self, args: I) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        let matches = match Self::command().try_get_matches_from(&args) {
+            Ok(matches) => matches,
+            Err(err) => {
+                let _ = err.print();
+                return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
+            }
+        };
+        match self.dispatch(&matches, &args) {
+            Ok(code) => code,
+            Err(err) => {
+                eprintln!("symgen: error: {err}");
+                match err {
+                    Error::Schema(_) | Error::Protocol(_) | Error::Emit(_) => ExitCode::from(1),
+                    _ => ExitCode::from(2),
+                }
+            }
+        }
+    }
+
+    fn program(&self) -> &str {
+        self.name.as_deref().unwrap_or("symgen")
+    }
+
+    fn dispatch(&self, matches: &ArgMatches, args: &[OsString]) -> Result<ExitCode> {
+        let config = matches.get_one::<PathBuf>("config").cloned();
+        let project = match &config {
+            Some(file) => Some(Project::load(file)?),
+            None => Project::discover(Path::new(""))?,
+        };
+        let (name, sub) = matches
+            .subcommand()
+            .ok_or_else(|| Error::Usage("no subcommand".into()))?;
+        if let Some(backend) = emit::backend(name).filter(|b| b.command() == name) {
+            let args =
+                LanguageArgs::from_arg_matches(sub).map_err(|err| Error::Usage(err.to_string()))?;
+            return self.language(backend, args, project.as_ref());
+        }
+        let parsed =
+            Args::from_arg_matches(matches).map_err(|err| Error::Usage(err.to_string()))?;
+        let needs_types = match &parsed.command {
+            Command::Schema { .. } | Command::Generate | Command::Check => true,
+            Command::Validate(args) => args.protocol.is_some(),
+        };
+        if needs_types
+            && self.protocols.is_empty()
+            && let Some(project) = &project
+            && let Some(command) = &project.command
+        {
+            return delegate(project, command, args);
+        }
+        match parsed.command {
+            Command::Schema { out } => self.schema(out, project.as_ref()),
+            Command::Generate => self.generate(require(project, "generate")?),
+            Command::Check => self.check(require(project, "check")?),
+            Command::Validate(args) => {
+                crate::validate::command::run(args, &self.protocols, project.as_ref())
+            }
+        }
+    }
+
+    /// The registered protocols' schemas, rendered in memory, as `(file name, text)`.
+    fn schemas(&self) -> Result<Vec<(String, String)>> {
+        self.protocols
+            .iter()
+            .map(|protocol| {
+                schema::render(protocol)
+                    .map(|file| (file.name, file.contents))
+                    .map_err(Error::Protocol)
+            })
+            .collect()
+    }
+
+    fn schema(&self, out: Option<PathBuf>, project: Option<&Project>) -> Result<ExitCode> {
+        if self.protocols.is_empty() {
+            return Err(Error::Usage(
+                "no protocols are registered: `schema` writes the schemas of the Rust types a \
+                 program registers with symgen::Cli (see docs/adopting.md)"
+                    .into(),
+            ));
+        }
+        let (dir, display, owned) = match (out, project) {
+            (Some(dir), _) => {
+                existing_dir(&dir)?;
+                (dir.clone(), dir, false)
+            }
+            (None, Some(project)) => (
+                project.path(&project.schema_dir),
+                project.schema_dir.clone(),
+                true,
+            ),
+            (None, None) => return Err(no_project("schema", "give --out DIR")),
+        };
+        let set = self.schema_set(dir, display)?;
+        let changed = write_set(&set, owned)?;
+        eprintln!(
+            "symgen schema: {} file(s) changed in {}",
+            changed.len(),
+            set.display.display()
+        );
+        Ok(ExitCode::SUCCESS)
+    }
+
+    fn schema_set(&self, dir: PathBuf, display: PathBuf) -> Result<OutputSet> {
+        let files = self
+            .schemas()?
+            .into_iter()
+            .map(|(path, contents)| emit::OutputFile { path, contents })
+            .collect();
+        Ok(OutputSet {
+            label: "schema".into(),
+            dir,
+            display,
+            files,
+            ignore: Vec::new(),
         })
-        .collect();
-    OutputSet {
-        label: "schema".into(),
-        dir: dir.to_path_buf(),
-        files,
-        ignore: Vec::new(),
+    }
+
+    /// The schema modules a project's packages are generated from: the registered
+    /// protocols' schemas in memory (so generated code follows the Rust types even when
+    /// the schema files are stale), else the project's schema files.
+    fn project_modules(&self, project: &Project) -> Result<Vec<Module>> {
+        if self.protocols.is_empty() {
+            let dir = project.path(&project.schema_dir);
+            let mut files = emit::schema_files(std::slice::from_ref(&dir))?;
+            files.sort();
+            let mut texts = Vec::with_capacity(files.len());
+            for file in &files {
+                let shown = project
+                    .schema_dir
+                    .join(file.file_name().unwrap_or_default());
+                texts.push((shown.display().to_string(), check::read_text(file)?));
+            }
+            emit::modules_from_texts(&texts)
+        } else {
+            let texts: Vec<(String, String)> = self
+                .schemas()?
+                .into_iter()
+                .map(|(name, text)| (project.schema_dir.join(name).display().to_string(), text))
+                .collect();
+            emit::modules_from_texts(&texts)
+        }
+    }
+
+    /// Every output set of a project: the schemas (when protocols are registered) and
+    /// one package per language.
+    pub fn project_outputs(&self, project: &Project) -> Result<Vec<OutputSet>> {
+        let mut sets = Vec::new();
+        if !self.protocols.is_empty() {
+            sets.push(self.schema_set(
+                project.path(&project.schema_dir),
+                project.schema_dir.clone(),
+            )?);
+        }
+        let modules = self.project_modules(project)?;
+        for language in &project.languages {
+            let vectors = project
+                .vectors_dir
+                .as_ref()
+                .map(|vectors| relative_path(&language.dir, vectors));
+            let input = Input {
+                modules: &modules,
+                options: &language.options,
+                vectors: vectors.as_deref(),
+            };
+            sets.push(language_set(
+                language.backend,
+                &input,
+                project.path(&language.dir),
+                language.dir.clone(),
+            )?);
+        }
+        Ok(sets)
+    }
+
+    fn generate(&self, project: Project) -> Result<ExitCode> {
+        let mut changed = 0;
+        for set in self.project_outputs(&project)? {
+            let count = write_set(&set, true)?.len();
+            eprintln!(
+                "symgen generate: {count} file(s) changed in {}",
+                set.display.display()
+            );
+            changed += count;
+        }
+        eprintln!("symgen generate: done ({changed} file(s) changed)");
+        Ok(ExitCode::SUCCESS)
+    }
+
+    fn check(&self, project: Project) -> Result<ExitCode> {
+        let mut drifts = Vec::new();
+        for set in self.project_outputs(&project)? {
+            drifts.extend(check::compare(&set)?);
+        }
+        if drifts.is_empty() {
+            eprintln!("symgen check: all generated files are up to date");
+            return Ok(ExitCode::SUCCESS);
+        }
+        print_drifts(&drifts).map_err(|err| Error::io("<stdout>", err))?;
+        eprintln!(
+            "symgen check: {} file(s) out of date; run `{} generate` to refresh them",
+            drifts.len(),
+            self.program()
+        );
+        Ok(ExitCode::from(1))
+    }
+
+    fn language(
+        &self,
+        backend: &'static dyn Backend,
+        args: LanguageArgs,
+        project: Option<&Project>,
+    ) -> Result<ExitCode> {
+        let settings = project.and_then(|p| p.language(backend.name()));
+        let modules = if !args.schemas.is_empty() {
+            emit::load_modules(&emit::schema_files(&args.schemas)?)?
+        } else if let Some(project) = project {
+            self.project_modules(project)?
+        } else if !self.protocols.is_empty() {
+            emit::modules_from_texts(&self.schemas()?)?
+        } else {
+            return Err(no_project(backend.command(), "give --schema FILE|DIR"));
+        };
+        let (dir, display, owned) = match (&args.out, project) {
+            (Some(dir), _) => {
+                existing_dir(dir)?;
+                (dir.clone(), dir.clone(), false)
+            }
+            (None, Some(project)) => {
+                let relative = settings
+                    .map(|l| l.dir.clone())
+                    .unwrap_or_else(|| PathBuf::from(backend.default_dir()));
+                (project.path(&relative), relative, true)
+            }
+            (None, None) => return Err(no_project(backend.command(), "give --out DIR")),
+        };
+        // Vector tests belong to the project's own package, generated from its schemas.
+        let vectors = match (project, args.schemas.is_empty(), owned) {
+            (Some(project), true, true) => project
+                .vectors_dir
+                .as_ref()
+                .map(|vectors| relative_path(&display, vectors)),
+            _ => None,
+        };
+        let empty = toml::Table::new();
+        let input = Input {
+            modules: &modules,
+            options: settings.map_or(&empty, |l| &l.options),
+            vectors: vectors.as_deref(),
+        };
+        let set = language_set(backend, &input, dir, display)?;
+        let changed = write_set(&set, owned)?;
+        eprintln!(
+            "symgen {}: {} file(s) changed in {}",
+            backend.command(),
+            changed.len(),
+            set.display.display()
+        );
+        Ok(ExitCode::SUCCESS)
     }
 }
 
-/// The default TypeScript output directory, relative to the working directory.
-pub const TS_DIR: &str = "generated/typescript";
-
-/// The TypeScript output set (the npm package) for parsed schema modules.
-pub fn typescript_outputs(dir: &Path, modules: &[emit::Module]) -> OutputSet {
-    OutputSet {
-        label: "typescript".into(),
-        dir: dir.to_path_buf(),
-        files: typescript::render_package(modules),
-        ignore: vec!["dist".into(), "node_modules".into()],
-    }
-}
-
-/// The default Swift output directory, relative to the working directory.
-pub const SWIFT_DIR: &str = "generated/swift";
-
-/// The Swift output set (the SwiftPM package) for parsed schema modules.
-pub fn swift_outputs(dir: &Path, modules: &[emit::Module]) -> Result<OutputSet> {
-    let files = swift::generate(modules)?
-        .into_iter()
-        .map(|file| ExpectedFile {
-            relative: file.path,
-            contents: file.contents,
-        })
-        .collect();
+/// One language's output set.
+fn language_set(
+    backend: &'static dyn Backend,
+    input: &Input<'_>,
+    dir: PathBuf,
+    display: PathBuf,
+) -> Result<OutputSet> {
     Ok(OutputSet {
-        label: "swift".into(),
-        dir: dir.to_path_buf(),
-        files,
-        ignore: vec![".build".into(), ".swiftpm".into()],
+        label: backend.name().into(),
+        dir,
+        display,
+        files: backend.render(input).map_err(Error::Emit)?,
+        ignore: backend
+            .build_paths()
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect(),
     })
 }
 
-/// The built-in protocols' schemas, rendered in memory, as `(file name, text)`.
-fn builtin_schemas() -> Vec<(String, String)> {
-    schema::render_all(&protocols::registry())
-        .into_iter()
-        .map(|file| (file.name, file.contents))
-        .collect()
+fn write_set(set: &OutputSet, owned: bool) -> Result<Vec<PathBuf>> {
+    check::write(set, owned)
 }
 
-/// Every output set `symgen check` compares, rooted at `root` (the project directory).
-/// Generated code is rendered from the built-in schemas in memory, so it is checked
-/// against the current Rust types even when `schema/` is stale.
-pub fn all_outputs(root: &Path) -> Result<Vec<OutputSet>> {
-    let modules = emit::modules_from_texts(&builtin_schemas())?;
-    Ok(vec![
-        schema_outputs(&root.join(SCHEMA_DIR)),
-        typescript_outputs(&root.join(TS_DIR), &modules),
-        swift_outputs(&root.join(SWIFT_DIR), &modules)?,
-    ])
+fn require(project: Option<Project>, command: &str) -> Result<Project> {
+    project.ok_or_else(|| no_project(command, "create one (see docs/adopting.md)"))
 }
 
-/// Runs the drift check over every output set; returns all drifts.
-pub fn run_check(root: &Path) -> Result<Vec<Drift>> {
-    let mut drifts = Vec::new();
-    for set in all_outputs(root)? {
-        drifts.extend(check::compare(&set)?);
-    }
-    Ok(drifts)
+fn no_project(command: &str, hint: &str) -> Error {
+    let cwd = std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_else(|_| ".".into());
+    Error::Usage(format!(
+        "`{command}` needs a project: no {} in {cwd} or above it; {hint}",
+        project::FILE_NAME
+    ))
 }
 
-fn resolve_out(out: Option<PathBuf>, default: &str) -> Result<(PathBuf, bool)> {
-    match out {
-        Some(dir) => {
-            if !dir.is_dir() {
-                return Err(Error::Usage(format!(
-                    "output directory does not exist: {}",
-                    dir.display()
-                )));
-            }
-            Ok((dir, false))
-        }
-        None => {
-            let dir = PathBuf::from(default);
-            std::fs::create_dir_all(&dir).map_err(|err| Error::io(&dir, err))?;
-            Ok((dir, true))
-        }
+fn existing_dir(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "output directory does not exist: {}",
+            dir.display()
+        )))
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode> {
-    match cli.command {
-        Command::Schema { out } => {
-            let (dir, owned) = resolve_out(out, SCHEMA_DIR)?;
-            let changed = check::write(&schema_outputs(&dir), owned)?;
-            eprintln!(
-                "symgen schema: {} file(s) changed in {}",
-                changed.len(),
-                dir.display()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Generate => {
-            let mut changed = 0;
-            for set in all_outputs(Path::new(""))? {
-                let count = check::write(&set, true)?.len();
-                eprintln!(
-                    "symgen generate: {} file(s) changed in {}",
-                    count,
-                    set.dir.display()
-                );
-                changed += count;
-            }
-            eprintln!("symgen generate: done ({changed} file(s) changed)");
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Ts { schemas, out } => {
-            let schemas = if schemas.is_empty() {
-                vec![PathBuf::from(SCHEMA_DIR)]
-            } else {
-                schemas
-            };
-            let modules = emit::load_modules(&emit::schema_files(&schemas)?)?;
-            let (dir, owned) = resolve_out(out, TS_DIR)?;
-            let changed = check::write(&typescript_outputs(&dir, &modules), owned)?;
-            eprintln!(
-                "symgen ts: {} file(s) changed in {}",
-                changed.len(),
-                dir.display()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Swift { schemas, out } => {
-            let schemas = if schemas.is_empty() {
-                vec![PathBuf::from(SCHEMA_DIR)]
-            } else {
-                schemas
-            };
-            let modules = emit::load_modules(&emit::schema_files(&schemas)?)?;
-            let (dir, owned) = resolve_out(out, SWIFT_DIR)?;
-            let changed = check::write(&swift_outputs(&dir, &modules)?, owned)?;
-            eprintln!(
-                "symgen swift: {} file(s) changed in {}",
-                changed.len(),
-                dir.display()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Check => {
-            let drifts = run_check(Path::new(""))?;
-            if drifts.is_empty() {
-                eprintln!("symgen check: all generated files are up to date");
-                return Ok(ExitCode::SUCCESS);
-            }
-            for drift in &drifts {
-                println!("{}", drift.report());
-            }
-            eprintln!(
-                "symgen check: {} file(s) out of date; run `symgen schema` (and the other generators) to refresh",
-                drifts.len()
-            );
-            Ok(ExitCode::from(1))
-        }
-        Command::Validate(args) => crate::validate::command::run(args),
+/// The path from directory `from` to `to`, both relative to the same root and free of
+/// `..` (project paths are), `/`-separated.
+fn relative_path(from: &Path, to: &Path) -> String {
+    let parts = |p: &Path| -> Vec<String> {
+        p.components()
+            .filter_map(|c| match c {
+                Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (from, to) = (parts(from), parts(to));
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut path: Vec<String> = vec!["..".to_owned(); from.len() - common];
+    path.extend(to[common..].iter().cloned());
+    if path.is_empty() {
+        ".".to_owned()
+    } else {
+        path.join("/")
     }
 }
 
-/// Entry point: parses arguments, runs, and maps errors to a one-line message and an
-/// exit code: 1 for a schema symgen cannot read or represent (`file:pointer: message`),
-/// 2 for everything else.
+/// Prints drift reports; a closed stdout (`symgen check | head -1`) ends the listing
+/// quietly instead of failing.
+fn print_drifts(drifts: &[Drift]) -> io::Result<()> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for drift in drifts {
+        match writeln!(out, "{}", drift.report()) {
+            Ok(()) => {}
+            Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+            Err(err) => return Err(err),
+        }
+    }
+    match out.flush() {
+        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => Err(err),
+        _ => Ok(()),
+    }
+}
+
+/// Runs the project's `command` with this invocation's arguments, in the project root.
+fn delegate(project: &Project, command: &[String], args: &[OsString]) -> Result<ExitCode> {
+    if std::env::var_os(DELEGATED).is_some() {
+        return Err(Error::Usage(format!(
+            "{}: `command` ({}) registers no protocols: it must be a program that calls \
+             symgen::Cli::protocol (see docs/adopting.md)",
+            project.file.display(),
+            command.join(" ")
+        )));
+    }
+    let (program, rest) = command
+        .split_first()
+        .ok_or_else(|| Error::Usage("empty command".into()))?;
+    let status = std::process::Command::new(program)
+        .args(rest)
+        .args(args.iter().skip(1))
+        .current_dir(&project.root)
+        .env(DELEGATED, "1")
+        .status()
+        .map_err(|err| Error::io(program, err))?;
+    Ok(match status.code() {
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(2)),
+        None => ExitCode::from(2),
+    })
+}
+
+/// The `symgen` binary: the command line with no protocols registered.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("symgen: error: {err}");
-            match err {
-                Error::Schema(_) => ExitCode::from(1),
-                _ => ExitCode::from(2),
-            }
-        }
+    Cli::new().run()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::relative_path;
+
+    #[test]
+    fn relative_paths_climb_to_the_common_parent() {
+        assert_eq!(
+            relative_path(Path::new("generated/swift"), Path::new("tests/vectors")),
+            "../../tests/vectors"
+        );
+        assert_eq!(
+            relative_path(Path::new("."), Path::new("tests/vectors")),
+            "tests/vectors"
+        );
+        assert_eq!(relative_path(Path::new("a/b"), Path::new("a/b")), ".");
+        assert_eq!(relative_path(Path::new("a/b"), Path::new("a/c")), "../c");
     }
 }

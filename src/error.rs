@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Everything that can go wrong in symgen's library calls.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A file or directory could not be read or written.
     #[error("{path}: {source}")]
@@ -13,12 +14,21 @@ pub enum Error {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// A command-line argument or configuration is unusable.
+    /// A command-line argument is unusable.
     #[error("{0}")]
     Usage(String),
-    /// A schema cannot be read, modelled or rendered.
+    /// The project file (`symgen.toml`) is unusable.
+    #[error("{0}")]
+    Project(#[from] crate::project::Error),
+    /// A schema cannot be read or modelled (`file:pointer: message`).
     #[error("{0}")]
     Schema(#[from] crate::model::Error),
+    /// Registered Rust types that no schema (or no target language) represents exactly.
+    #[error("{0}")]
+    Protocol(#[from] crate::schema::Error),
+    /// A backend cannot render a schema (`file:pointer: message (language)`).
+    #[error("{0}")]
+    Emit(#[from] crate::emit::EmitError),
 }
 
 impl Error {

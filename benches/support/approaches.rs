@@ -8,11 +8,11 @@ use std::path::Path;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::Value;
 
-use symgen::protocols::ck3lens::{JsonRpcRequest, JsonRpcResponse, PortFile};
-use symgen::protocols::dialectic::{DialecticRequest, IpcResponse};
-use symgen::protocols::symposium::IpcMessage;
-use symgen::protocols::taskspace_state::TaskspaceStateMessage;
-use symgen::protocols::worker_sideband::{ServerToWorker, WorkerToServer};
+use symgen_protocols::ck3lens::{JsonRpcRequest, JsonRpcResponse, PortFile};
+use symgen_protocols::dialectic::{DialecticRequest, IpcResponse};
+use symgen_protocols::symposium::IpcMessage;
+use symgen_protocols::taskspace_state::TaskspaceStateMessage;
+use symgen_protocols::worker_sideband::{ServerToWorker, WorkerToServer};
 
 use symgen::validate::{Outcome, Validator};
 
@@ -98,7 +98,10 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
             }))
         }
         "symgen" => {
-            let validator = Validator::for_protocol(corpus.protocol).map_err(|e| e.to_string())?;
+            let validator = Validator::for_protocol(
+                &symgen_protocols::find(corpus.protocol).ok_or("unknown protocol")?,
+            )
+            .map_err(|e| e.to_string())?;
             Ok(Box::new(move || {
                 count(&texts, |text| {
                     validator.validate_str(text).outcome == Outcome::Valid
@@ -106,7 +109,10 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
             }))
         }
         "symgen-root" => {
-            let validator = Validator::for_protocol(corpus.protocol).map_err(|e| e.to_string())?;
+            let validator = Validator::for_protocol(
+                &symgen_protocols::find(corpus.protocol).ok_or("unknown protocol")?,
+            )
+            .map_err(|e| e.to_string())?;
             let roots: Vec<&'a str> = corpus.messages.iter().map(|m| m.root).collect();
             Ok(Box::new(move || {
                 texts

@@ -1,17 +1,140 @@
-//! Code generators that render the schema model ([`crate::model`]) into a target
-//! language, plus the language-neutral helpers they share: finding the schema files,
-//! loading their models, and naming a module after its schema file.
+//! Code generators: one [`Backend`] per target language renders schema models
+//! ([`crate::model`]) into a package, through its `templates/<language>/` folder.
+//!
+//! The registry ([`backends`]) is the only place that lists the languages: the command
+//! line (one subcommand each), `symgen.toml`, `generate`, `check` and the snapshot
+//! tests all iterate it. A new language is one module here, one template folder and
+//! one registry line.
+//!
+//! Also here: the language-neutral helpers every backend shares: finding schema files,
+//! loading their models, naming a module after its schema file ([`Module`]), and unique
+//! names ([`names`]).
 
 pub mod names;
 pub mod swift;
 pub mod typescript;
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::model::{self, Model};
 use crate::{Error, Result};
 
+/// A target language.
+pub trait Backend: Sync + fmt::Debug {
+    /// The language's name in `symgen.toml` and in messages, e.g. `typescript`.
+    fn name(&self) -> &'static str;
+    /// Its subcommand, e.g. `ts`.
+    fn command(&self) -> &'static str;
+    /// One line for `--help`: what the subcommand writes.
+    fn about(&self) -> &'static str;
+    /// Output directory when `symgen.toml` gives none, relative to the project root.
+    fn default_dir(&self) -> &'static str;
+    /// Paths inside the output directory that belong to the language's build tools
+    /// (`node_modules`, `.build`): never compared, never deleted.
+    fn build_paths(&self) -> &'static [&'static str];
+    /// Checks the language's options (its `symgen.toml` table without `dir`); the
+    /// message names the offending key.
+    fn check_options(&self, options: &toml::Table) -> std::result::Result<(), String>;
+    /// Renders the package for `input`.
+    fn render(&self, input: &Input<'_>) -> std::result::Result<Vec<OutputFile>, EmitError>;
+}
+
+/// Every language symgen emits, in the order `generate` writes them.
+pub fn backends() -> &'static [&'static dyn Backend] {
+    &[&typescript::TypeScript, &swift::Swift]
+}
+
+/// The backend called `name` (or whose subcommand is `name`).
+pub fn backend(name: &str) -> Option<&'static dyn Backend> {
+    backends()
+        .iter()
+        .copied()
+        .find(|b| b.name() == name || b.command() == name)
+}
+
+/// What a backend renders from.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The schema modules, in any order.
+    pub modules: &'a [Module],
+    /// The language's options (its `symgen.toml` table without `dir`).
+    pub options: &'a toml::Table,
+    /// The conformance vector directory relative to the output directory
+    /// (`/`-separated), when the project has vectors: a backend then emits a test that
+    /// round-trips them.
+    pub vectors: Option<&'a str>,
+}
+
+/// One generated file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Path relative to the output directory, `/`-separated.
+    pub path: String,
+    /// Exact contents.
+    pub contents: String,
+}
+
+/// Why a backend could not render: the language, the schema file and the JSON Pointer
+/// of what it could not represent (or the option that is wrong), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EmitError {
+    /// The backend's name.
+    pub language: &'static str,
+    /// The schema file (or `symgen.toml` for an option).
+    pub file: String,
+    /// JSON Pointer in that file (or the option's key).
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl EmitError {
+    /// An error of `language` at `file`:`pointer`.
+    pub fn new(
+        language: &'static str,
+        file: impl Into<String>,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            language,
+            file: file.into(),
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A model error (a schema the backend cannot represent) as a backend error.
+    pub fn from_model(language: &'static str, err: model::Error) -> Self {
+        Self::new(language, err.file, err.pointer, err.message)
+    }
+}
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {} ({})",
+            self.file, self.pointer, self.message, self.language
+        )
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+/// Deserializes a backend's options from its table; unknown keys are errors.
+pub fn parse_options<T: serde::de::DeserializeOwned>(
+    options: &toml::Table,
+) -> std::result::Result<T, String> {
+    toml::Value::Table(options.clone())
+        .try_into()
+        .map_err(|err: toml::de::Error| err.message().to_owned())
+}
+
 /// One schema file's model, with the module stem it is emitted under.
+#[derive(Debug, Clone)]
 pub struct Module {
     /// The schema file name without `.schema.json`/`.json`, e.g. `symposium`.
     pub stem: String,
@@ -64,7 +187,7 @@ pub fn schema_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
 pub fn load_modules(files: &[PathBuf]) -> Result<Vec<Module>> {
     let mut texts = Vec::with_capacity(files.len());
     for path in files {
-        let text = std::fs::read_to_string(path).map_err(|err| Error::io(path, err))?;
+        let text = crate::check::read_text(path)?;
         texts.push((path.display().to_string(), text));
     }
     modules_from_texts(&texts)
@@ -78,9 +201,13 @@ pub fn modules_from_texts(texts: &[(String, String)]) -> Result<Vec<Module>> {
         let path_ref = Path::new(path);
         let stem = module_stem(path_ref);
         if let Some(other) = modules.iter().find(|m| m.stem == stem) {
-            return Err(Error::Usage(format!(
-                "{} and {path} would both generate module `{stem}`",
-                other.model.file
+            return Err(Error::Schema(model::Error::new(
+                path,
+                "",
+                format!(
+                    "{} and {path} would both generate module `{stem}`",
+                    other.model.file
+                ),
             )));
         }
         let model = model::parse_str(path, text)?;

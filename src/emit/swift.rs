@@ -26,18 +26,124 @@ pub mod unions;
 use std::collections::{BTreeMap, BTreeSet};
 
 use askama::Template;
+use serde::Deserialize;
 
-use crate::emit;
+use crate::emit::{self, Backend, EmitError, Input, OutputFile};
 use crate::model::{self, Model, Reply, TypeKind};
 
 use self::naming::Scope;
 use self::templates::{
-    AliasTemplate, CodecsTemplate, FileTemplate, PackageTemplate, VectorTestsTemplate,
+    AliasTemplate, CodecsTemplate, ConformanceVectorsTemplate, FileTemplate, PackageTemplate,
+    RuntimeTestsTemplate, VectorTestsTemplate,
 };
 use self::types::TypeContext;
 
-/// The runtime module every generated module depends on.
-pub const RUNTIME_MODULE: &str = "SymgenRuntime";
+/// The Swift backend (`symgen swift`).
+#[derive(Debug)]
+pub struct Swift;
+
+/// The `[swift]` options of `symgen.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Options {
+    /// The SwiftPM package name (default `Protocols`).
+    pub package: Option<String>,
+    /// Prepended to every schema module's name (default none).
+    pub module_prefix: Option<String>,
+    /// The runtime module (default: the prefix, or the package name, + `Runtime`).
+    pub runtime_module: Option<String>,
+    /// The vector test target (default: the prefix, or the package name, + `Tests`).
+    pub test_target: Option<String>,
+    /// Module names by protocol id (or schema file stem), overriding prefix + name.
+    #[serde(default)]
+    pub modules: BTreeMap<String, String>,
+}
+
+/// The names the package is built with, every one a Swift identifier.
+#[derive(Debug, Clone)]
+pub struct Names {
+    /// The package.
+    pub package: String,
+    /// The schema modules' prefix.
+    pub prefix: String,
+    /// The runtime module.
+    pub runtime: String,
+    /// The test target.
+    pub tests: String,
+    /// Explicit module names by protocol id or file stem.
+    pub modules: BTreeMap<String, String>,
+}
+
+impl Options {
+    /// The resolved names, or what is wrong with one.
+    pub fn names(&self) -> Result<Names, String> {
+        let package = self.package.clone().unwrap_or_else(|| "Protocols".into());
+        let prefix = self.module_prefix.clone().unwrap_or_default();
+        let base = if prefix.is_empty() { &package } else { &prefix };
+        let names = Names {
+            runtime: self
+                .runtime_module
+                .clone()
+                .unwrap_or_else(|| format!("{base}Runtime")),
+            tests: self
+                .test_target
+                .clone()
+                .unwrap_or_else(|| format!("{base}Tests")),
+            package,
+            prefix,
+            modules: self.modules.clone(),
+        };
+        for (key, name) in [
+            ("package", &names.package),
+            ("runtime-module", &names.runtime),
+            ("test-target", &names.tests),
+        ]
+        .into_iter()
+        .chain(names.modules.values().map(|name| ("modules", name)))
+        {
+            naming::check_module_name(name).map_err(|why| format!("{key}: {why}"))?;
+        }
+        if !names.prefix.is_empty() {
+            naming::check_module_name(&names.prefix)
+                .map_err(|why| format!("module-prefix: {why}"))?;
+        }
+        Ok(names)
+    }
+}
+
+impl Backend for Swift {
+    fn name(&self) -> &'static str {
+        "swift"
+    }
+
+    fn command(&self) -> &'static str {
+        "swift"
+    }
+
+    fn about(&self) -> &'static str {
+        "Render the JSON Schemas into a Swift package (SwiftPM): one module per schema, a shared runtime, and, with conformance vectors, an XCTest target that round-trips them"
+    }
+
+    fn default_dir(&self) -> &'static str {
+        "generated/swift"
+    }
+
+    fn build_paths(&self) -> &'static [&'static str] {
+        &[".build", ".swiftpm"]
+    }
+
+    fn check_options(&self, options: &toml::Table) -> Result<(), String> {
+        emit::parse_options::<Options>(options)?.names().map(drop)
+    }
+
+    fn render(&self, input: &Input<'_>) -> Result<Vec<OutputFile>, EmitError> {
+        let names = emit::parse_options::<Options>(input.options)
+            .and_then(|options| options.names())
+            .map_err(|message| EmitError::new(self.name(), "symgen.toml", "swift", message))?;
+        generate(input.modules, &names, input.vectors)
+            .map_err(|err| EmitError::from_model(self.name(), err))
+    }
+}
 
 /// The runtime's public names; schema types are renamed around them.
 const RUNTIME_NAMES: &[&str] = &[
@@ -79,22 +185,6 @@ const RUNTIME_FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The vector round-trip harness, emitted unchanged.
-const CONFORMANCE_VECTORS: &str =
-    include_str!("../../templates/swift/tests/ConformanceVectors.swift");
-
-/// Tests of the runtime itself, emitted unchanged.
-const RUNTIME_TESTS: &str = include_str!("../../templates/swift/tests/RuntimeTests.swift");
-
-/// One generated file, relative to the package directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedFile {
-    /// `/`-separated path inside the package.
-    pub path: String,
-    /// Exact contents.
-    pub contents: String,
-}
-
 /// The Swift module of one schema.
 struct Module<'a> {
     input: &'a emit::Module,
@@ -103,20 +193,23 @@ struct Module<'a> {
     names: BTreeMap<String, String>,
 }
 
-/// The module name of a schema: `Symgen` + its protocol id (or file stem) in
-/// UpperCamelCase.
-fn module_base(input: &emit::Module) -> String {
+/// The module name of a schema: the configured name for its protocol id (or file
+/// stem), else the prefix + that id in UpperCamelCase.
+fn module_base(input: &emit::Module, names: &Names) -> String {
     let stem = match &input.model.protocol {
         Some(info) => info.id.clone(),
         None => input.stem.clone(),
     };
-    format!("Symgen{}", naming::type_name(&stem))
+    match names.modules.get(&stem) {
+        Some(name) => name.clone(),
+        None => format!("{}{}", names.prefix, naming::type_name(&stem)),
+    }
 }
 
-fn type_names(model: &Model, module: &str) -> BTreeMap<String, String> {
+fn type_names(model: &Model, module: &str, runtime: &str) -> BTreeMap<String, String> {
     let mut reserved: Vec<&str> = RUNTIME_NAMES.to_vec();
     reserved.push(module);
-    reserved.push(RUNTIME_MODULE);
+    reserved.push(runtime);
     let mut scope = Scope::with_reserved(&reserved);
     model
         .types
@@ -125,30 +218,37 @@ fn type_names(model: &Model, module: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// Renders the whole package for `inputs`.
-pub fn generate(inputs: &[emit::Module]) -> Result<Vec<GeneratedFile>, model::Error> {
+/// Renders the whole package for `inputs`. With `vectors` (the vector directory
+/// relative to the package), a test target round-trips the vectors of every protocol
+/// schema.
+pub fn generate(
+    inputs: &[emit::Module],
+    package: &Names,
+    vectors: Option<&str>,
+) -> Result<Vec<OutputFile>, model::Error> {
     // Input order does not matter: modules follow the schema file names.
     let mut sorted: Vec<&emit::Module> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.file_name.cmp(&b.file_name));
-    let mut module_scope = Scope::with_reserved(&[RUNTIME_MODULE, "SymgenTests"]);
+    let runtime = package.runtime.as_str();
+    let mut module_scope = Scope::with_reserved(&[runtime, &package.tests]);
     let modules: Vec<Module<'_>> = sorted
         .into_iter()
         .map(|input| {
-            let name = module_scope.claim(module_base(input));
-            let names = type_names(&input.model, &name);
+            let name = module_scope.claim(module_base(input, package));
+            let names = type_names(&input.model, &name, runtime);
             Module { input, name, names }
         })
         .collect();
 
     let mut files = Vec::new();
     for (file, contents) in RUNTIME_FILES {
-        files.push(GeneratedFile {
-            path: format!("Sources/{RUNTIME_MODULE}/{file}"),
+        files.push(OutputFile {
+            path: format!("Sources/{runtime}/{file}"),
             contents: (*contents).to_owned(),
         });
     }
-    files.push(GeneratedFile {
-        path: format!("Sources/{RUNTIME_MODULE}/Tuples.swift"),
+    files.push(OutputFile {
+        path: format!("Sources/{runtime}/Tuples.swift"),
         contents: render_template(
             &templates::TuplesTemplate {
                 arities: (1..=types::MAX_TUPLE)
@@ -159,47 +259,60 @@ pub fn generate(inputs: &[emit::Module]) -> Result<Vec<GeneratedFile>, model::Er
         )?,
     });
     for module in &modules {
-        files.extend(render_module(module)?);
+        files.extend(render_module(module, runtime)?);
     }
 
-    let tested: Vec<&Module<'_>> = modules
-        .iter()
-        .filter(|m| m.input.model.protocol.is_some())
-        .collect();
-    let mut library_names = vec![RUNTIME_MODULE.to_owned()];
+    let tested: Vec<&Module<'_>> = match vectors {
+        Some(_) => modules
+            .iter()
+            .filter(|m| m.input.model.protocol.is_some())
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut library_names = vec![runtime.to_owned()];
     library_names.extend(modules.iter().map(|m| m.name.clone()));
     let test_dependencies = if tested.is_empty() {
         Vec::new()
     } else {
         library_names.clone()
     };
-    files.push(GeneratedFile {
+    files.push(OutputFile {
         path: "Package.swift".to_owned(),
         contents: render_template(
             &PackageTemplate {
+                package: &package.package,
+                runtime,
+                test_target: &package.tests,
                 modules: library_names,
                 tests: test_dependencies,
             },
             "Package.swift",
         )?,
     });
-    if !tested.is_empty() {
-        files.push(GeneratedFile {
-            path: "Tests/SymgenTests/ConformanceVectors.swift".to_owned(),
-            contents: CONFORMANCE_VECTORS.to_owned(),
+    if let (false, Some(vectors)) = (tested.is_empty(), vectors) {
+        let tests = &package.tests;
+        files.push(OutputFile {
+            path: format!("Tests/{tests}/ConformanceVectors.swift"),
+            contents: render_template(
+                &ConformanceVectorsTemplate {
+                    runtime,
+                    vectors: &layout::string_literal(vectors),
+                },
+                "ConformanceVectors.swift",
+            )?,
         });
-        files.push(GeneratedFile {
-            path: "Tests/SymgenTests/RuntimeTests.swift".to_owned(),
-            contents: RUNTIME_TESTS.to_owned(),
+        files.push(OutputFile {
+            path: format!("Tests/{tests}/RuntimeTests.swift"),
+            contents: render_template(&RuntimeTestsTemplate { runtime }, "RuntimeTests.swift")?,
         });
         let mut protocols = Vec::new();
         for module in &tested {
-            let (file, entry) = render_codecs(module)?;
+            let (file, entry) = render_codecs(module, tests)?;
             files.push(file);
             protocols.push(entry);
         }
-        files.push(GeneratedFile {
-            path: "Tests/SymgenTests/VectorTests.swift".to_owned(),
+        files.push(OutputFile {
+            path: format!("Tests/{tests}/VectorTests.swift"),
             contents: render_template(&VectorTestsTemplate { protocols }, "VectorTests.swift")?,
         });
     }
@@ -218,7 +331,7 @@ fn render_template(template: &impl Template, what: &str) -> Result<String, model
 }
 
 /// Renders one module: a file per named type.
-fn render_module(module: &Module<'_>) -> Result<Vec<GeneratedFile>, model::Error> {
+fn render_module(module: &Module<'_>, runtime: &str) -> Result<Vec<OutputFile>, model::Error> {
     let model = &module.input.model;
     let boxed = recursion::boxed_fields(model);
     let none = recursion::Boxed::new();
@@ -258,6 +371,7 @@ fn render_module(module: &Module<'_>) -> Result<Vec<GeneratedFile>, model::Error
         let contents = render_template(
             &FileTemplate {
                 source: &module.input.file_name,
+                runtime,
                 body: body.trim_end(),
             },
             &module.input.file_name,
@@ -265,7 +379,7 @@ fn render_module(module: &Module<'_>) -> Result<Vec<GeneratedFile>, model::Error
         // File names stay unique on case-insensitive file systems too.
         let file = paths.claim(name.to_lowercase());
         let file = format!("{name}{}", &file[name.len()..]);
-        files.push(GeneratedFile {
+        files.push(OutputFile {
             path: format!("Sources/{}/{file}.swift", module.name),
             contents,
         });
@@ -301,7 +415,8 @@ fn reply_data_pointer(model: &Model) -> Option<Vec<String>> {
 /// The test registry of one protocol module, and its `(suffix, constant, id)` entry.
 fn render_codecs(
     module: &Module<'_>,
-) -> Result<(GeneratedFile, (String, String, String)), model::Error> {
+    tests: &str,
+) -> Result<(OutputFile, (String, String, String)), model::Error> {
     let model = &module.input.model;
     let id = model
         .protocol
@@ -376,8 +491,8 @@ fn render_codecs(
         replies: entries(&reply_entries),
         reply_data,
     };
-    let file = GeneratedFile {
-        path: format!("Tests/SymgenTests/{suffix}Codecs.swift"),
+    let file = OutputFile {
+        path: format!("Tests/{tests}/{suffix}Codecs.swift"),
         contents: render_template(&template, &module.input.file_name)?,
     };
     Ok((file, (suffix, constant, id_literal)))

@@ -11,13 +11,14 @@ use super::stream::{
     self, Check, DEFAULT_MAX_LINE_BYTES, Framing, Message, StreamOptions, Summary,
 };
 use super::validator::Validator;
-use crate::{Error, Result, protocols};
+use crate::project::Project;
+use crate::{Error, Protocol, Result};
 
 /// Arguments of `symgen validate`.
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
-    /// The built-in protocol: id (`symposium`, `taskspace-state`, `dialectic`,
-    /// `worker-sideband`, `ck3lens`) or code (`P1`..`P5`).
+    /// The protocol: the id or code of a registered protocol (typed validation), or of a
+    /// schema `<id>.schema.json` in the project's schema directory.
     #[arg(
         long,
         short = 'p',
@@ -25,11 +26,13 @@ pub struct ValidateArgs {
         required_unless_present = "schema"
     )]
     pub protocol: Option<String>,
-    /// Validate against this JSON Schema file instead of the built-in schema.
+    /// Validate against this JSON Schema file (any schema; with --protocol, the
+    /// protocol still says where reply data sits).
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
-    /// Also check each reply's data (P1 `/payload/data`, P5 `/result`) against the reply
-    /// type of this request (a P1 `type` or P5 `method`).
+    /// Also check each reply's data (where the protocol's reply data pointer says, e.g.
+    /// `/payload/data` or `/result`) against the reply type of the request with this tag
+    /// (e.g. a `type` or a JSON-RPC `method`).
     #[arg(long, value_name = "TYPE")]
     pub reply_to: Option<String>,
     /// Judge messages as this root only (e.g. `PortFile`); default: any root.
@@ -61,18 +64,66 @@ pub enum FramingArg {
     Document,
 }
 
-fn validator(args: &ValidateArgs) -> Result<Validator> {
+/// The protocol called `name` (id or code) among the registered ones.
+fn registered<'p>(protocols: &'p [Protocol], name: &str) -> Option<&'p Protocol> {
+    protocols.iter().find(|p| p.is_named(name))
+}
+
+fn unknown_protocol(name: &str, protocols: &[Protocol], project: Option<&Project>) -> Error {
+    let mut known: Vec<String> = protocols
+        .iter()
+        .map(|p| match p.code() {
+            Some(code) => format!("{} ({code})", p.id()),
+            None => p.id().to_owned(),
+        })
+        .collect();
+    if let Some(project) = project
+        && let Ok(entries) = std::fs::read_dir(project.path(&project.schema_dir))
+    {
+        for entry in entries.flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            if let Some(id) = file.strip_suffix(".schema.json") {
+                known.push(id.to_owned());
+            }
+        }
+    }
+    known.sort();
+    known.dedup();
+    Error::Usage(if known.is_empty() {
+        format!(
+            "unknown protocol `{name}`: no protocol is registered and no project schema has that id"
+        )
+    } else {
+        format!("unknown protocol `{name}`; known: {}", known.join(", "))
+    })
+}
+
+fn validator(
+    args: &ValidateArgs,
+    protocols: &[Protocol],
+    project: Option<&Project>,
+) -> Result<Validator> {
     let validator = match (&args.schema, &args.protocol) {
         (Some(path), protocol) => {
             let mut validator = Validator::from_schema_file(path)?;
             if let Some(name) = protocol {
-                let protocol = protocols::find(name)
-                    .ok_or_else(|| Error::Usage(format!("unknown protocol `{name}`")))?;
-                validator = validator.with_protocol(protocol);
+                let protocol = registered(protocols, name)
+                    .ok_or_else(|| unknown_protocol(name, protocols, project))?;
+                validator = validator.with_protocol(protocol.clone());
             }
             validator
         }
-        (None, Some(name)) => Validator::for_protocol(name)?,
+        (None, Some(name)) => match registered(protocols, name) {
+            Some(protocol) => Validator::for_protocol(protocol)?,
+            None => {
+                let file =
+                    project.map(|p| p.path(&p.schema_dir).join(format!("{name}.schema.json")));
+                match file.filter(|f| f.is_file()) {
+                    Some(file) => Validator::from_schema_file(&file)?,
+                    None => return Err(unknown_protocol(name, protocols, project)),
+                }
+            }
+        },
         (None, None) => return Err(Error::Usage("give --protocol or --schema".into())),
     };
     if let Some(root) = &args.root
@@ -156,8 +207,12 @@ impl Progress {
 
 /// Runs `symgen validate`: exit 0 when every message is valid (or of an unknown type),
 /// 1 when any is invalid, 2 on usage or I/O errors.
-pub fn run(args: ValidateArgs) -> Result<ExitCode> {
-    let validator = validator(&args)?;
+pub fn run(
+    args: ValidateArgs,
+    protocols: &[Protocol],
+    project: Option<&Project>,
+) -> Result<ExitCode> {
+    let validator = validator(&args, protocols, project)?;
     let reply = match &args.reply_to {
         Some(tag) => Some(validator.reply_to(tag)?),
         None => None,

@@ -1,7 +1,7 @@
 //! The runtime validator: checks messages on the wire against the committed contract.
 //!
-//! * [`Validator`]: one per protocol ([`Validator::for_protocol`], from the schema
-//!   embedded in the binary) or per user schema ([`Validator::from_schema_file`]);
+//! * [`Validator`]: one per protocol ([`Validator::for_protocol`], from the schema its
+//!   Rust types emit) or per user schema ([`Validator::from_schema_file`]);
 //!   validates one message (bytes, text or `serde_json::Value`) and returns a [`Report`]
 //!   with every [`Violation`] located by JSON Pointer and, for text, line and column.
 //! * [`Validator::decode`]: the typed Rust message, or the same report.
@@ -9,23 +9,37 @@
 //! * [`stream`]: JSON lines with bounded memory, line numbers and a [`Summary`].
 //!
 //! ```
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//! use symgen::Protocol;
 //! use symgen::validate::{Outcome, Validator};
 //!
-//! let p1 = Validator::for_protocol("symposium").unwrap();
-//! let report = p1.validate_str(
-//!     r#"{"type":"log","id":"1","sender":{"workingDirectory":"/"},"payload":{"level":"loud","message":"hi"}}"#,
-//! );
+//! symgen::string_enum! {
+//!     /// How loud a log line is.
+//!     pub enum Level { Debug = "debug", Info = "info" }
+//! }
+//!
+//! /// A log line.
+//! #[derive(Serialize, Deserialize, JsonSchema)]
+//! pub struct Log {
+//!     /// Its level.
+//!     pub level: Level,
+//!     /// The text.
+//!     pub message: String,
+//! }
+//!
+//! let logs = Validator::for_protocol(&Protocol::new("logs").root::<Log>()).unwrap();
+//! let report = logs.validate_str(r#"{"level":"loud","message":"hi"}"#);
 //! assert_eq!(report.outcome, Outcome::Invalid);
 //! let v = &report.violations[0];
-//! assert_eq!(v.pointer, "/payload/level");
-//! assert_eq!(v.message, r#"must be one of "debug", "info", "warn", "error"; found "loud""#);
-//! assert_eq!((v.position.unwrap().line, v.position.unwrap().column), (1, 77));
+//! assert_eq!(v.pointer, "/level");
+//! assert_eq!(v.message, r#"must be one of "debug", "info"; found "loud""#);
+//! assert_eq!((v.position.unwrap().line, v.position.unwrap().column), (1, 10));
 //! ```
 
 pub mod command;
 mod compiled;
 mod discriminator;
-mod embedded;
 mod explain;
 mod locate;
 mod output;
@@ -36,7 +50,6 @@ mod text;
 mod validator;
 
 pub use compiled::SchemaOptions;
-pub use embedded::schema_text;
 pub use locate::locate;
 pub use report::{Name, Outcome, Position, Report, Violation, ViolationKind};
 pub use retrieve::LocalRetriever;

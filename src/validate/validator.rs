@@ -13,23 +13,21 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
-use super::embedded;
 use super::explain::child;
 use super::locate::{Peek, locate, peek_with};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
 };
-use crate::protocols;
-use crate::schema::{Accepted, DecodeError, ProtocolDef, decode_error};
-use crate::{Error, Result};
+use crate::wire::{Accepted, DecodeError, Root, decode_error};
+use crate::{Error, Protocol, Result};
 
 /// Validates messages of one protocol, or against one user schema.
 pub struct Validator {
     schema: CompiledSchema,
     /// Per compiled root, its name (`'static` for built-in roots).
     names: Vec<Name>,
-    protocol: Option<ProtocolDef>,
+    protocol: Option<Protocol>,
     /// Per compiled root, the index of its Rust type in `protocol.roots`; empty when
     /// validity is decided by the schema alone.
     typed: Vec<Option<usize>>,
@@ -89,7 +87,7 @@ type SerdeVerdicts = Vec<Option<Result<Accepted, String>>>;
 
 fn names(
     schema: &CompiledSchema,
-    protocol: Option<&ProtocolDef>,
+    protocol: Option<&Protocol>,
     typed: &[Option<usize>],
 ) -> Vec<Name> {
     schema
@@ -98,7 +96,7 @@ fn names(
         .enumerate()
         .map(
             |(index, root)| match (protocol, typed.get(index).copied().flatten()) {
-                (Some(protocol), Some(typed)) => Name::Borrowed(protocol.roots[typed].name),
+                (Some(protocol), Some(typed)) => protocol.roots()[typed].shared_name(),
                 _ => Name::Owned(root.name.clone()),
             },
         )
@@ -106,54 +104,36 @@ fn names(
 }
 
 impl Validator {
-    /// The validator of a built-in protocol, by id (`symposium`) or code (`P1`), from its
-    /// schema embedded in the binary, with serde's typed decode as the fast path.
-    pub fn for_protocol(name: &str) -> Result<Self> {
-        let protocol = protocols::find(name).ok_or_else(|| {
-            let known: Vec<String> = protocols::registry()
-                .iter()
-                .map(|p| format!("{} ({})", p.id, p.code))
-                .collect();
-            Error::Usage(format!(
-                "unknown protocol `{name}`; known: {}",
-                known.join(", ")
-            ))
-        })?;
-        let text = embedded::schema_text(protocol.id).ok_or_else(|| {
-            Error::Usage(format!("no embedded schema for protocol `{}`", protocol.id))
-        })?;
-        let document: Value = serde_json::from_str(text)
-            .map_err(|err| Error::Usage(format!("embedded schema of {}: {err}", protocol.id)))?;
+    /// The validator of a protocol, from the schema its Rust types emit, with serde's
+    /// typed decode as the fast path.
+    pub fn for_protocol(protocol: &Protocol) -> Result<Self> {
+        let document = crate::schema::document(protocol)?;
         let schema = CompiledSchema::compile(document, SchemaOptions::default())?;
         let typed: Vec<Option<usize>> = schema
             .roots
             .iter()
-            .map(|root| protocol.roots.iter().position(|t| t.name == root.name))
+            .map(|root| protocol.roots().iter().position(|t| t.name() == root.name))
             .collect();
         Ok(Self {
-            names: names(&schema, Some(&protocol), &typed),
+            names: names(&schema, Some(protocol), &typed),
             routes: routes(&schema),
             schema,
-            protocol: Some(protocol),
+            protocol: Some(protocol.clone()),
             typed,
         })
     }
 
     /// A validator for any JSON Schema document (draft 2020-12 unless its `$schema` says
     /// otherwise). Validity is the `jsonschema` crate's verdict. A symgen document (with
-    /// `x-symgen-protocol`) is judged root by root, with unknown tags per R4, and is
-    /// linked to the built-in protocol of the same id for reply checking.
+    /// `x-symgen-protocol`) is judged root by root, with unknown tags per R4; its
+    /// `replyData` tells reply checking where reply data sits.
     pub fn from_schema(document: Value, options: SchemaOptions) -> Result<Self> {
-        let protocol = document
-            .pointer("/x-symgen-protocol/id")
-            .and_then(Value::as_str)
-            .and_then(protocols::find);
         let schema = CompiledSchema::compile(document, options)?;
         Ok(Self {
             names: names(&schema, None, &[]),
             routes: routes(&schema),
             schema,
-            protocol,
+            protocol: None,
             typed: Vec::new(),
         })
     }
@@ -168,7 +148,7 @@ impl Validator {
     }
 
     /// Uses `protocol` for reply checking (where reply data sits in a message).
-    pub fn with_protocol(mut self, protocol: ProtocolDef) -> Self {
+    pub fn with_protocol(mut self, protocol: Protocol) -> Self {
         self.protocol = Some(protocol);
         self
     }
@@ -185,8 +165,8 @@ impl Validator {
         !self.typed.is_empty()
     }
 
-    /// The built-in protocol this validator is linked to, if any.
-    pub fn protocol(&self) -> Option<&ProtocolDef> {
+    /// The protocol this validator is linked to, if any.
+    pub fn protocol(&self) -> Option<&Protocol> {
         self.protocol.as_ref()
     }
 
@@ -257,17 +237,21 @@ impl Validator {
     /// `method`): the reply data (e.g. `/payload/data`, `/result`) must be that request's
     /// reply type.
     pub fn reply_to(&self, request_tag: &str) -> Result<ReplyValidator<'_>> {
-        let protocol = self.protocol.as_ref().ok_or_else(|| {
+        let pointer = match &self.protocol {
+            Some(protocol) => protocol.reply_data().map(str::to_owned),
+            None => self
+                .schema
+                .document
+                .pointer("/x-symgen-protocol/replyData")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        };
+        let pointer = pointer.ok_or_else(|| {
             Error::Usage(
-                "reply checking needs a built-in protocol (where reply data sits); give --protocol"
+                "replies of this protocol are whole messages (it declares no reply data \
+                 pointer): validate them as such, without --reply-to"
                     .into(),
             )
-        })?;
-        let pointer = protocol.reply_data_pointer.ok_or_else(|| {
-            Error::Usage(format!(
-                "replies of {} ({}) are whole messages: validate them as such, without --reply-to",
-                protocol.id, protocol.code
-            ))
         })?;
         Ok(ReplyValidator {
             reply: self.schema.reply(request_tag)?,
@@ -298,7 +282,7 @@ impl Validator {
         &self,
         only: Option<usize>,
         text: Option<&str>,
-        check: impl Fn(&crate::schema::RootType) -> Result<Accepted, serde_json::Error>,
+        check: impl Fn(&Root) -> Result<Accepted, serde_json::Error>,
     ) -> Result<Report, SerdeVerdicts> {
         let mut serde: SerdeVerdicts = Vec::new();
         let Some(protocol) = self.protocol.as_ref().filter(|_| self.is_typed()) else {
@@ -338,7 +322,7 @@ impl Validator {
             let Some(typed) = self.typed[index] else {
                 continue;
             };
-            let verdict = check(&protocol.roots[typed]);
+            let verdict = check(&protocol.roots()[typed]);
             if let Ok(accepted) = &verdict
                 && !accepted.unknown
             {
@@ -533,7 +517,7 @@ impl Validator {
         let protocol = self.protocol.as_ref();
         let typed = self.typed.get(index).copied().flatten();
         if let (Some(text), Some(protocol), Some(typed)) = (text, protocol, typed)
-            && let Some(err) = protocol.roots[typed].decode_error(text)
+            && let Some(err) = protocol.roots()[typed].decode_error(text)
         {
             return serde_violation(text, &err);
         }
@@ -630,7 +614,7 @@ fn reply_tags(document: &Value) -> Vec<String> {
 pub struct ReplyValidator<'v> {
     validator: &'v Validator,
     reply: CompiledReply,
-    pointer: &'static str,
+    pointer: String,
     reply_tags: Vec<String>,
 }
 
@@ -695,7 +679,7 @@ impl ReplyValidator<'_> {
         if !self.applies_to(&report) {
             return report;
         }
-        let data = match message.pointer(self.pointer) {
+        let data = match message.pointer(&self.pointer) {
             None | Some(Value::Null) => return report,
             Some(data) => data,
         };

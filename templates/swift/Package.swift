@@ -4,7 +4,7 @@
 import PackageDescription
 
 let package = Package(
-  name: "SymgenProtocols",
+  name: "{{ package }}",
   products: [
 {%- for m in modules %}
     .library(name: "{{ m }}", targets: ["{{ m }}"]),
@@ -15,12 +15,12 @@ let package = Package(
 {%- if loop.first %}
     .target(name: "{{ m }}"),
 {%- else %}
-    .target(name: "{{ m }}", dependencies: ["SymgenRuntime"]),
+    .target(name: "{{ m }}", dependencies: ["{{ runtime }}"]),
 {%- endif %}
 {%- endfor %}
 {%- if !tests.is_empty() %}
     .testTarget(
-      name: "SymgenTests",
+      name: "{{ test_target }}",
       dependencies: [
 {%- for m in tests %}
         "{{ m }}",

@@ -10,6 +10,8 @@ use askama::Template;
 pub struct FileTemplate<'a> {
     /// The schema file the declaration comes from.
     pub source: &'a str,
+    /// The runtime module.
+    pub runtime: &'a str,
     /// The declaration(s).
     pub body: &'a str,
 }
@@ -143,7 +145,13 @@ pub struct MarkersTemplate {
 /// `Package.swift`.
 #[derive(Template)]
 #[template(path = "swift/Package.swift")]
-pub struct PackageTemplate {
+pub struct PackageTemplate<'a> {
+    /// The package name.
+    pub package: &'a str,
+    /// The runtime module.
+    pub runtime: &'a str,
+    /// The test target.
+    pub test_target: &'a str,
     /// Library module names, runtime first.
     pub modules: Vec<String>,
     /// The test target's dependencies; no test target when empty.
@@ -184,4 +192,22 @@ pub struct VectorTestsTemplate {
 pub struct TuplesTemplate {
     /// The arities to declare, each with its item indices.
     pub arities: Vec<(usize, Vec<usize>)>,
+}
+
+/// The vector round-trip harness.
+#[derive(Template)]
+#[template(path = "swift/tests/ConformanceVectors.swift")]
+pub struct ConformanceVectorsTemplate<'a> {
+    /// The runtime module.
+    pub runtime: &'a str,
+    /// The vector directory relative to the package, as a string literal.
+    pub vectors: &'a str,
+}
+
+/// Tests of the runtime itself.
+#[derive(Template)]
+#[template(path = "swift/tests/RuntimeTests.swift")]
+pub struct RuntimeTestsTemplate<'a> {
+    /// The runtime module.
+    pub runtime: &'a str,
 }

@@ -11,12 +11,70 @@
 
 mod layout;
 mod module;
-mod names;
+pub mod names;
 
 use askama::Template;
+use serde::Deserialize;
 
-use super::Module;
-use crate::check::ExpectedFile;
+use super::{Backend, EmitError, Input, Module, OutputFile};
+
+/// The TypeScript backend (`symgen ts`).
+#[derive(Debug)]
+pub struct TypeScript;
+
+/// The `[typescript]` options of `symgen.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Options {
+    /// The npm package name (default `protocols`).
+    pub package: Option<String>,
+}
+
+impl Options {
+    fn package(&self) -> &str {
+        self.package.as_deref().unwrap_or("protocols")
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if let Some(name) = &self.package {
+            names::check_package_name(name).map_err(|why| format!("package: {why}"))?;
+        }
+        Ok(())
+    }
+}
+
+impl Backend for TypeScript {
+    fn name(&self) -> &'static str {
+        "typescript"
+    }
+
+    fn command(&self) -> &'static str {
+        "ts"
+    }
+
+    fn about(&self) -> &'static str {
+        "Render the JSON Schemas into TypeScript: an npm package with one module per schema and an `index.ts`"
+    }
+
+    fn default_dir(&self) -> &'static str {
+        "generated/typescript"
+    }
+
+    fn build_paths(&self) -> &'static [&'static str] {
+        &["dist", "node_modules"]
+    }
+
+    fn check_options(&self, options: &toml::Table) -> Result<(), String> {
+        super::parse_options::<Options>(options)?.check()
+    }
+
+    fn render(&self, input: &Input<'_>) -> Result<Vec<OutputFile>, EmitError> {
+        let options: Options = super::parse_options(input.options)
+            .and_then(|o: Options| o.check().map(|()| o))
+            .map_err(|message| EmitError::new(self.name(), "symgen.toml", "typescript", message))?;
+        Ok(render_package(input.modules, &options))
+    }
+}
 
 struct ModuleRef {
     namespace: String,
@@ -32,6 +90,7 @@ struct IndexTemplate<'a> {
 #[derive(Template)]
 #[template(path = "typescript/package.json")]
 struct PackageTemplate<'a> {
+    name: &'a str,
     sources: &'a str,
     modules: &'a [ModuleRef],
 }
@@ -48,15 +107,15 @@ fn render(template: &impl Template) -> String {
 
 /// Every file of the generated package for `modules`, with paths relative to the
 /// package directory.
-pub fn render_package(modules: &[Module]) -> Vec<ExpectedFile> {
+pub fn render_package(modules: &[Module], options: &Options) -> Vec<OutputFile> {
     let mut files = Vec::with_capacity(modules.len() + 3);
     let mut refs = Vec::with_capacity(modules.len());
     let mut namespaces = names::Namespace::default();
     let mut sorted: Vec<&Module> = modules.iter().collect();
     sorted.sort_by(|a, b| a.stem.cmp(&b.stem));
     for module in sorted {
-        files.push(ExpectedFile {
-            relative: format!("{}.ts", module.stem),
+        files.push(OutputFile {
+            path: format!("{}.ts", module.stem),
             contents: module::render_module(&module.model, &module.file_name),
         });
         refs.push(ModuleRef {
@@ -64,22 +123,28 @@ pub fn render_package(modules: &[Module]) -> Vec<ExpectedFile> {
             stem: module.stem.clone(),
         });
     }
-    files.push(ExpectedFile {
-        relative: "index.ts".into(),
+    files.push(OutputFile {
+        path: "index.ts".into(),
         contents: render(&IndexTemplate { modules: &refs }),
     });
     let mut sources: Vec<&str> = modules.iter().map(|m| m.file_name.as_str()).collect();
     sources.sort_unstable();
-    files.push(ExpectedFile {
-        relative: "package.json".into(),
+    files.push(OutputFile {
+        path: "package.json".into(),
         contents: render(&PackageTemplate {
+            name: &json_string(options.package()),
             sources: &sources.join(", "),
             modules: &refs,
         }),
     });
-    files.push(ExpectedFile {
-        relative: "tsconfig.json".into(),
+    files.push(OutputFile {
+        path: "tsconfig.json".into(),
         contents: render(&TsconfigTemplate),
     });
     files
+}
+
+/// `text` as a JSON string literal (quotes included).
+fn json_string(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
 }

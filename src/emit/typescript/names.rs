@@ -173,6 +173,33 @@ impl Namespace {
     }
 }
 
+/// Checks an npm package name: at most 214 characters, lowercase, URL-safe, optionally
+/// scoped (`@scope/name`), not starting with `.` or `_`.
+pub fn check_package_name(name: &str) -> Result<(), String> {
+    fn part_ok(part: &str) -> bool {
+        !part.is_empty()
+            && !part.starts_with(['.', '_'])
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-._~".contains(&b))
+    }
+    let ok = name.len() <= 214
+        && match name.strip_prefix('@') {
+            Some(scoped) => scoped
+                .split_once('/')
+                .is_some_and(|(scope, name)| part_ok(scope) && part_ok(name)),
+            None => part_ok(name),
+        };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` is not an npm package name (lowercase letters, digits, `-._~`, optionally `@scope/name`, at most 214 characters)",
+            name.escape_default()
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

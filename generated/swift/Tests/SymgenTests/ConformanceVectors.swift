@@ -69,16 +69,17 @@ struct VectorCounts {
   var unknown = 0
 }
 
-/// The repository's tests/vectors directory (override with SYMGEN_VECTORS).
+/// The project's conformance vector directory (override with SYMGEN_VECTORS): "../../tests/vectors"
+/// relative to the package.
 func vectorsDirectory() -> URL {
   if let path = ProcessInfo.processInfo.environment["SYMGEN_VECTORS"] {
     return URL(fileURLWithPath: path)
   }
   var url = URL(fileURLWithPath: #filePath)
-  for _ in 0..<5 {
+  for _ in 0..<3 {
     url.deleteLastPathComponent()
   }
-  return url.appendingPathComponent("tests/vectors")
+  return url.appendingPathComponent("../../tests/vectors").standardizedFileURL
 }
 
 func loadVectors(_ protocolId: String, _ kind: String) throws -> [Vector] {

@@ -1,0 +1,287 @@
+//! The project file, `symgen.toml`: where a repository keeps its schemas, generated
+//! packages and conformance vectors, which languages it emits and what the packages are
+//! called. `symgen generate` and `symgen check` read it, so both work the same in any
+//! repository; every path in it is relative to the file's directory (the project root),
+//! and every path symgen prints is relative to that root as well.
+//!
+//! ```toml
+//! # Optional: the program that has the Rust protocol types registered (a binary
+//! # calling `symgen::Cli`). The plain `symgen` binary runs it for the commands that
+//! # need the types: schema, generate, check, validate --protocol.
+//! command = ["cargo", "run", "--quiet", "--package", "xtask", "--"]
+//!
+//! # Which languages `generate` and `check` emit (default: every language symgen has).
+//! languages = ["typescript", "swift"]
+//!
+//! [schema]
+//! dir = "schema"                  # the JSON Schema files (default: schema)
+//!
+//! [vectors]
+//! dir = "tests/vectors"           # conformance vectors; without this table no vector
+//!                                 # test is emitted
+//!
+//! [typescript]                    # one table per language: `dir` plus its options
+//! dir = "generated/typescript"    # (default: generated/<language>)
+//! package = "chat-protocol"
+//! ```
+//!
+//! The options of each language are documented in `docs/<language>.md` and checked by
+//! its backend: an unknown key is an error, never ignored.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::emit::{self, Backend};
+
+/// The file name symgen looks for.
+pub const FILE_NAME: &str = "symgen.toml";
+
+/// A problem with a project file: the file, where in it, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The project file as found.
+    pub file: PathBuf,
+    /// The key (`typescript.package`) or line the problem is at, if known.
+    pub location: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.location {
+            Some(location) => write!(f, "{}: {location}: {}", self.file.display(), self.message),
+            None => write!(f, "{}: {}", self.file.display(), self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// One language a project emits.
+#[derive(Debug, Clone)]
+pub struct Language {
+    /// Its backend.
+    pub backend: &'static dyn Backend,
+    /// Output directory, relative to the project root.
+    pub dir: PathBuf,
+    /// Its table in the project file without `dir`: the backend's options.
+    pub options: toml::Table,
+}
+
+/// A parsed `symgen.toml`.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The project file.
+    pub file: PathBuf,
+    /// Its directory: every relative path is relative to it.
+    pub root: PathBuf,
+    /// The program with the Rust protocol types registered, as arguments.
+    pub command: Option<Vec<String>>,
+    /// The schema directory, relative to the root.
+    pub schema_dir: PathBuf,
+    /// The conformance vector directory, relative to the root, when there is one.
+    pub vectors_dir: Option<PathBuf>,
+    /// The languages to emit, in registry order.
+    pub languages: Vec<Language>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DirTable {
+    dir: Option<PathBuf>,
+}
+
+impl Project {
+    /// The project whose `symgen.toml` is in `start` or the nearest directory above it.
+    pub fn discover(start: &Path) -> Result<Option<Self>, crate::Error> {
+        let start = if start.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            start
+        };
+        let absolute = std::fs::canonicalize(start).map_err(|err| crate::Error::io(start, err))?;
+        for dir in absolute.ancestors() {
+            let file = dir.join(FILE_NAME);
+            if file.is_file() {
+                return Self::load(&file).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Reads the project file at `file`.
+    pub fn load(file: &Path) -> Result<Self, crate::Error> {
+        let text = crate::check::read_text(file)?;
+        let root = file
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        Self::parse(file, root, &text).map_err(crate::Error::Project)
+    }
+
+    /// Parses project file text; `file` and `root` say where it was found.
+    pub fn parse(file: &Path, root: PathBuf, text: &str) -> Result<Self, Error> {
+        let error = |location: Option<String>, message: String| Error {
+            file: file.to_path_buf(),
+            location,
+            message,
+        };
+        let mut table: toml::Table = text.parse().map_err(|err: toml::de::Error| {
+            let location = err
+                .span()
+                .map(|span| format!("line {}", 1 + text[..span.start].matches('\n').count()));
+            error(location, err.message().to_owned())
+        })?;
+
+        let command = match table.remove("command") {
+            None => None,
+            Some(value) => {
+                let argv: Vec<String> = value.try_into().map_err(|_| {
+                    error(
+                        Some("command".into()),
+                        "must be an array of strings (program and arguments)".into(),
+                    )
+                })?;
+                if argv.is_empty() {
+                    return Err(error(Some("command".into()), "must name a program".into()));
+                }
+                Some(argv)
+            }
+        };
+        let dir_of =
+            |table: &mut toml::Table, key: &str, default: Option<&str>| match table.remove(key) {
+                None => Ok(default.map(PathBuf::from)),
+                Some(value) => {
+                    let parsed: DirTable = value.try_into().map_err(|err: toml::de::Error| {
+                        error(Some(key.into()), err.message().to_owned())
+                    })?;
+                    Ok(parsed.dir.or_else(|| default.map(PathBuf::from)))
+                }
+            };
+        let schema_dir = dir_of(&mut table, "schema", Some("schema"))?
+            .unwrap_or_else(|| PathBuf::from("schema"));
+        let has_vectors = table.contains_key("vectors");
+        let vectors_dir =
+            dir_of(&mut table, "vectors", Some("tests/vectors"))?.filter(|_| has_vectors);
+
+        let names: Vec<String> = match table.remove("languages") {
+            None => emit::backends()
+                .iter()
+                .map(|b| b.name().to_owned())
+                .collect(),
+            Some(value) => value.try_into().map_err(|_| {
+                error(
+                    Some("languages".into()),
+                    "must be an array of language names".into(),
+                )
+            })?,
+        };
+        let known = || {
+            emit::backends()
+                .iter()
+                .map(|b| b.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut languages = Vec::new();
+        for backend in emit::backends() {
+            let wanted = names.iter().any(|n| n == backend.name());
+            let options = match table.remove(backend.name()) {
+                None => toml::Table::new(),
+                Some(toml::Value::Table(options)) => options,
+                Some(_) => {
+                    return Err(error(Some(backend.name().into()), "must be a table".into()));
+                }
+            };
+            if !wanted {
+                continue;
+            }
+            let mut options = options;
+            let dir = match options.remove("dir") {
+                None => PathBuf::from(backend.default_dir()),
+                Some(toml::Value::String(dir)) => PathBuf::from(dir),
+                Some(_) => {
+                    return Err(error(
+                        Some(format!("{}.dir", backend.name())),
+                        "must be a string".into(),
+                    ));
+                }
+            };
+            backend
+                .check_options(&options)
+                .map_err(|message| error(Some(backend.name().into()), message))?;
+            languages.push(Language {
+                backend: *backend,
+                dir,
+                options,
+            });
+        }
+        if let Some(unknown) = names
+            .iter()
+            .find(|n| !emit::backends().iter().any(|b| b.name() == n.as_str()))
+        {
+            return Err(error(
+                Some("languages".into()),
+                format!("unknown language `{unknown}`; symgen has {}", known()),
+            ));
+        }
+        if let Some((key, _)) = table.iter().next() {
+            let hint = if emit::backends().iter().any(|b| b.name() == key) {
+                String::new()
+            } else {
+                format!(
+                    "; the keys are command, languages, schema, vectors and one table per language ({})",
+                    known()
+                )
+            };
+            return Err(error(Some(key.clone()), format!("unknown key{hint}")));
+        }
+        for dir in std::iter::once(&schema_dir)
+            .chain(vectors_dir.iter())
+            .chain(languages.iter().map(|l| &l.dir))
+        {
+            check_relative(dir).map_err(|message| error(None, message))?;
+        }
+        Ok(Self {
+            file: file.to_path_buf(),
+            root,
+            command,
+            schema_dir,
+            vectors_dir,
+            languages,
+        })
+    }
+
+    /// `relative` joined to the project root.
+    pub fn path(&self, relative: &Path) -> PathBuf {
+        self.root.join(relative)
+    }
+
+    /// The language called `name`, when the project emits it.
+    pub fn language(&self, name: &str) -> Option<&Language> {
+        self.languages.iter().find(|l| l.backend.name() == name)
+    }
+}
+
+/// Output and input directories stay inside the project: relative, no `..`.
+fn check_relative(dir: &Path) -> Result<(), String> {
+    use std::path::Component;
+    if dir.as_os_str().is_empty() {
+        return Err("a directory is empty; use \".\" for the project root".into());
+    }
+    for component in dir.components() {
+        match component {
+            Component::Normal(_) | Component::CurDir => {}
+            Component::ParentDir | Component::RootDir | Component::Prefix(_) => {
+                return Err(format!(
+                    "`{}` leaves the project; directories are relative to {FILE_NAME} and stay below it",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}

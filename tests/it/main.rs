@@ -1,0 +1,19 @@
+//! The toolkit's integration tests, in one binary (one link, one run): each module
+//! tests one part against the seed protocols (`symgen-protocols`, a dev-dependency),
+//! the fixture schemas or the plain `symgen` binary.
+//!
+//! The command line with the seed protocols registered (`cargo xtask`) is tested in
+//! `xtask/tests/cli/`: only its own package's tests can run that binary.
+
+mod support;
+
+mod bench_inputs;
+mod json_schema_test_suite;
+mod readme;
+mod schemars_fixture;
+mod swift_snapshots;
+mod typescript_snapshots;
+mod validate_agreement;
+mod validate_vectors;
+mod vectors;
+mod wire;

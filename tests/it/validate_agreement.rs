@@ -1,0 +1,295 @@
+//! The schema's verdict equals serde's, on thousands of generated messages per protocol.
+//!
+//! Messages are built from each protocol's committed schema (tests/support/schema_gen.rs):
+//! mostly valid ones, and mutations of them (a required key dropped, a type changed, a
+//! number pushed out of range, a string no enum has, an unknown key added, a value
+//! nulled, an object sent as an array). For every message and every root, serde's
+//! verdict on the Rust type (`RootType::roundtrip`: valid, unknown tag, or rejected) must
+//! equal the verdict of the schema walk alone (`Validator::schema_only`). Reply data is
+//! checked the same way against each request's reply type.
+//!
+//! Any disagreement is a bug in the schema generation (src/schema, src/protocols).
+
+use crate::support::schema_gen;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde_json::Value;
+
+use symgen::Protocol;
+use symgen::validate::{Outcome, Validator};
+
+use schema_gen::{Gen, mutate, mutation};
+
+/// Generated messages per protocol and kind (valid-ish, mutated).
+const CASES: u32 = 1500;
+
+fn serde_verdict(protocol: &Protocol, root: &str, text: &str) -> Outcome {
+    match protocol.root_named(root).unwrap().roundtrip(text) {
+        Ok(rt) if rt.unknown => Outcome::Unknown,
+        Ok(_) => Outcome::Valid,
+        Err(_) => Outcome::Invalid,
+    }
+}
+
+/// Counts outcomes so the test can show it exercised all of them.
+#[derive(Default)]
+struct Seen {
+    valid: AtomicUsize,
+    invalid: AtomicUsize,
+    unknown: AtomicUsize,
+}
+
+impl Seen {
+    fn add(&self, outcome: Outcome) {
+        match outcome {
+            Outcome::Valid => &self.valid,
+            Outcome::Invalid => &self.invalid,
+            Outcome::Unknown => &self.unknown,
+        }
+        .fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn agree(
+    protocol: &Protocol,
+    validator: &Validator,
+    root: &str,
+    message: &Value,
+    seen: &Seen,
+) -> Result<(), TestCaseError> {
+    let text = serde_json::to_string(message).unwrap();
+    let serde = serde_verdict(protocol, root, &text);
+    let report = validator.validate_root_str(root, &text).unwrap();
+    seen.add(serde);
+    prop_assert_eq!(
+        report.outcome,
+        serde,
+        "{} {}: schema says {:?}, serde says {:?} ({:?})\n{}\nviolations: {:#?}",
+        protocol.id(),
+        root,
+        report.outcome,
+        serde,
+        protocol.root_named(root).unwrap().roundtrip(&text).err(),
+        text,
+        report.violations
+    );
+    Ok(())
+}
+
+fn run_protocol(id: &str, mutated: bool) {
+    let protocol = symgen_protocols::find(id).unwrap();
+    let validator = Validator::for_protocol(&symgen_protocols::find(id).unwrap())
+        .unwrap()
+        .schema_only();
+    let document = validator.document().clone();
+    let generator = Gen {
+        document: &document,
+    };
+    let seen = Seen::default();
+    for root in protocol.roots().iter().map(|r| r.name()) {
+        let schema = document.pointer(&format!("/$defs/{root}")).unwrap();
+        let strategy = generator.value(schema, 0);
+        let mut runner = TestRunner::new(Config {
+            cases: CASES / protocol.roots().len() as u32,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        let result = if mutated {
+            runner
+                .run(
+                    &(strategy, mutation(), any::<usize>()),
+                    |(message, kind, at)| {
+                        agree(
+                            &protocol,
+                            &validator,
+                            root,
+                            &mutate(message, kind, at),
+                            &seen,
+                        )
+                    },
+                )
+                .map_err(|err| err.to_string())
+        } else {
+            runner
+                .run(&strategy, |message| {
+                    agree(&protocol, &validator, root, &message, &seen)
+                })
+                .map_err(|err| err.to_string())
+        };
+        if let Err(err) = result {
+            panic!("{err}");
+        }
+    }
+    let (valid, invalid, unknown) = (
+        seen.valid.load(Ordering::Relaxed),
+        seen.invalid.load(Ordering::Relaxed),
+        seen.unknown.load(Ordering::Relaxed),
+    );
+    eprintln!(
+        "{id} ({}): {valid} valid, {invalid} invalid, {unknown} unknown",
+        if mutated { "mutated" } else { "generated" }
+    );
+    // The generator must mostly produce valid messages, and mutations must break them.
+    if mutated {
+        assert!(
+            invalid * 4 >= (valid + invalid + unknown),
+            "{id}: too few mutations were invalid"
+        );
+    } else {
+        assert!(
+            valid * 2 >= (valid + invalid + unknown),
+            "{id}: too few generated messages were valid"
+        );
+    }
+}
+
+/// Reply data generated from each request's reply schema (and mutated), judged by serde
+/// (`Protocol::reply_roundtrip`) and by the schema (`Validator::reply_to`).
+fn run_replies(id: &str) {
+    let protocol = symgen_protocols::find(id).unwrap();
+    let pointer = protocol.reply_data().unwrap();
+    let validator = Validator::for_protocol(&symgen_protocols::find(id).unwrap())
+        .unwrap()
+        .schema_only();
+    let document = validator.document().clone();
+    let generator = Gen {
+        document: &document,
+    };
+    let carrier: Value = match id {
+        "symposium" => {
+            serde_json::json!({"type": "response", "id": "1", "sender": {"workingDirectory": "/tmp"}, "payload": {"success": true, "data": null}})
+        }
+        "ck3lens" => serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {}}),
+        other => panic!("no reply carrier for {other}"),
+    };
+    let mut checked = 0;
+    for root in protocol.roots() {
+        for variant in root.variants() {
+            let Ok(reply) = validator.reply_to(variant.tag) else {
+                continue;
+            };
+            let schema = reply.request_tag().to_owned();
+            let reply_schema = document
+                .pointer(&format!("/$defs/{}", root.name()))
+                .and_then(|def| def.get("oneOf"))
+                .and_then(Value::as_array)
+                .and_then(|variants| {
+                    variants.iter().find(|v| {
+                        v.pointer(&format!("/properties/{}", tag_key(id)))
+                            .is_some_and(|t| {
+                                t.get("const") == Some(&Value::String(variant.tag.into()))
+                                    || t.get("enum").and_then(Value::as_array).is_some_and(|e| {
+                                        e.contains(&Value::String(variant.tag.into()))
+                                    })
+                            })
+                    })
+                })
+                .and_then(|v| v.get("x-symgen-reply"))
+                .unwrap_or_else(|| panic!("{id} {schema}: no x-symgen-reply"));
+            let strategy = (
+                generator.value(reply_schema, 0),
+                mutation(),
+                any::<usize>(),
+                any::<bool>(),
+            );
+            let mut runner = TestRunner::new(Config {
+                cases: 200,
+                failure_persistence: None,
+                ..Config::default()
+            });
+            let result = runner.run(&strategy, |(data, kind, at, mutated)| {
+                let data = if mutated {
+                    mutate(data, kind, at)
+                } else {
+                    data
+                };
+                let mut message = carrier.clone();
+                *message
+                    .pointer_mut(pointer)
+                    .unwrap_or_else(|| panic!("{pointer}")) = data.clone();
+                let text = serde_json::to_string(&message).unwrap();
+                let serde = match protocol.reply_roundtrip(variant.tag, &data) {
+                    _ if data.is_null() => Outcome::Valid,
+                    Some(Ok(_)) => Outcome::Valid,
+                    Some(Err(_)) => Outcome::Invalid,
+                    None => return Ok(()),
+                };
+                let report = reply.validate_str(&text);
+                prop_assert_eq!(
+                    report.outcome,
+                    serde,
+                    "{} reply to {}: schema says {:?}, serde says {:?} ({:?})\n{}\n{:#?}",
+                    id,
+                    variant.tag,
+                    report.outcome,
+                    serde,
+                    protocol.reply_roundtrip(variant.tag, &data),
+                    text,
+                    report.violations
+                );
+                Ok(())
+            });
+            if let Err(err) = result {
+                panic!("{err}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "{id}: only {checked} reply types checked");
+}
+
+fn tag_key(id: &str) -> &'static str {
+    if id == "ck3lens" { "method" } else { "type" }
+}
+
+#[test]
+fn symposium_generated() {
+    run_protocol("symposium", false);
+}
+#[test]
+fn symposium_mutated() {
+    run_protocol("symposium", true);
+}
+#[test]
+fn symposium_replies() {
+    run_replies("symposium");
+}
+#[test]
+fn taskspace_state_generated() {
+    run_protocol("taskspace-state", false);
+}
+#[test]
+fn taskspace_state_mutated() {
+    run_protocol("taskspace-state", true);
+}
+#[test]
+fn dialectic_generated() {
+    run_protocol("dialectic", false);
+}
+#[test]
+fn dialectic_mutated() {
+    run_protocol("dialectic", true);
+}
+#[test]
+fn worker_sideband_generated() {
+    run_protocol("worker-sideband", false);
+}
+#[test]
+fn worker_sideband_mutated() {
+    run_protocol("worker-sideband", true);
+}
+#[test]
+fn ck3lens_generated() {
+    run_protocol("ck3lens", false);
+}
+#[test]
+fn ck3lens_mutated() {
+    run_protocol("ck3lens", true);
+}
+#[test]
+fn ck3lens_replies() {
+    run_replies("ck3lens");
+}

@@ -1,0 +1,193 @@
+//! `internally_tagged_union!`: an open union whose tag sits beside the payload's own
+//! fields, e.g. P4's `{"type": "readline_start", "prompt": ">>> "}`.
+//!
+//! A known tag decodes the whole object into the variant's payload struct (the tag key
+//! itself is ignored there, like every unknown key, R2). An unknown tag decodes to the
+//! `Unknown` variant holding the whole object, re-encoded unchanged (R4).
+
+/// Declares an open, internally tagged union. See the module docs.
+///
+/// ```ignore
+/// internally_tagged_union! {
+///     /// Union docs.
+///     pub enum Message (tag = "type", requests = requests) {
+///         /// Variant docs.
+///         Start(StartPayload) = "start" => NoReply,
+///         Stop(Empty) = "stop" => NoReply,
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! internally_tagged_union {
+    (
+        $(#[doc = $udoc:expr])*
+        $uvis:vis enum $name:ident (tag = $tag_key:literal, requests = $markers:ident) {
+            $(
+                $(#[doc = $vdoc:expr])*
+                $(@$flag:ident)?
+                $variant:ident ( $payload:ty ) = $vtag:literal $(| $valias:literal)* => $reply:ty,
+            )*
+        }
+    ) => {
+        $(#[doc = $udoc])*
+        #[derive(Debug, Clone, PartialEq)]
+        $uvis enum $name {
+            $(
+                $(#[doc = $vdoc])*
+                $variant($payload),
+            )*
+            /// A message whose tag this protocol does not know (R4): the whole object as
+            /// received, re-encoded unchanged.
+            Unknown($crate::__private::serde_json::Map<String, $crate::__private::serde_json::Value>),
+        }
+
+        $crate::__union_metadata! {
+            $uvis $name (requests = $markers) {
+                $(
+                    $(#[doc = $vdoc])*
+                    $(@$flag)?
+                    $variant ( $payload ) = $vtag $(| $valias)* => $reply,
+                )*
+            }
+        }
+
+        impl $name {
+            /// The tag this message carries on the wire.
+            pub fn tag(&self) -> &str {
+                match self {
+                    $( Self::$variant(_) => $vtag, )*
+                    Self::Unknown(raw) => raw.get($tag_key).and_then(|t| t.as_str()).unwrap_or(""),
+                }
+            }
+        }
+
+        impl $crate::__private::Tagged for $name {
+            fn is_unknown(&self) -> bool {
+                matches!(self, Self::Unknown(_))
+            }
+            fn wire_tag(&self) -> &str {
+                self.tag()
+            }
+            fn known_tag(&self) -> Option<&'static str> {
+                match self {
+                    $( Self::$variant(_) => Some($vtag), )*
+                    Self::Unknown(_) => None,
+                }
+            }
+            fn union_variants() -> &'static [$crate::VariantInfo] {
+                <$name as $crate::UnionInfo>::variants()
+            }
+        }
+
+        impl $crate::__private::serde::Serialize for $name {
+            fn serialize<S>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error>
+            where
+                S: $crate::__private::serde::Serializer,
+            {
+                #[derive($crate::__private::serde::Serialize)]
+                #[serde(tag = $tag_key)]
+                enum __Ser<'a> {
+                    $(
+                        #[serde(rename = $vtag)]
+                        $variant(&'a $payload),
+                    )*
+                }
+                match self {
+                    $( Self::$variant(payload) => __Ser::$variant(payload).serialize(serializer), )*
+                    Self::Unknown(raw) => raw.serialize(serializer),
+                }
+            }
+        }
+
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<D>(deserializer: D) -> ::core::result::Result<Self, D::Error>
+            where
+                D: $crate::__private::serde::Deserializer<'de>,
+            {
+                use $crate::__private::serde::de::{self, Error as _};
+                use $crate::__private::serde_json::{Map, Value};
+                /// Decodes a buffered object (its tag was not the first key).
+                fn from_object<E: de::Error>(
+                    object: Map<String, Value>,
+                ) -> ::core::result::Result<$name, E> {
+                    let tag = match object.get($tag_key) {
+                        Some(Value::String(tag)) => tag.clone(),
+                        Some(other) => return Err($crate::__private::bad_tag::<E>($tag_key, other)),
+                        None => return Err(E::missing_field($tag_key)),
+                    };
+                    match tag.as_str() {
+                        $(
+                            $vtag $(| $valias)* => {
+                                $crate::decode_buffered("", &Value::Object(object))
+                                    .map($name::$variant)
+                            }
+                        )*
+                        _ => Ok($name::Unknown(object)),
+                    }
+                }
+                struct __Visitor;
+                impl<'de> de::Visitor<'de> for __Visitor {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+                        f.write_str(concat!("a ", stringify!($name), " object"))
+                    }
+                    fn visit_map<A>(self, mut map: A) -> ::core::result::Result<$name, A::Error>
+                    where
+                        A: de::MapAccess<'de>,
+                    {
+                        let Some(first) = map.next_key::<String>()? else {
+                            return Err(A::Error::missing_field($tag_key));
+                        };
+                        if first != $tag_key {
+                            // The tag is not first: buffer the object, then dispatch.
+                            let mut object = Map::new();
+                            object.insert(first, map.next_value::<Value>()?);
+                            while let Some((key, value)) = map.next_entry::<String, Value>()? {
+                                object.insert(key, value);
+                            }
+                            return from_object(object);
+                        }
+                        // The tag comes first (the common case): stream the rest of the
+                        // object straight into the payload type.
+                        let tag = match map.next_value::<Value>()? {
+                            Value::String(tag) => tag,
+                            other => return Err($crate::__private::bad_tag::<A::Error>($tag_key, &other)),
+                        };
+                        let rest = de::value::MapAccessDeserializer::new(map);
+                        match tag.as_str() {
+                            $(
+                                $vtag $(| $valias)* => {
+                                    <$payload as de::Deserialize>::deserialize(rest).map($name::$variant)
+                                }
+                            )*
+                            _ => {
+                                let mut object = Map::new();
+                                object.insert(first, Value::String(tag));
+                                object.extend(<Map<String, Value> as de::Deserialize>::deserialize(rest)?);
+                                Ok($name::Unknown(object))
+                            }
+                        }
+                    }
+                }
+                deserializer.deserialize_map(__Visitor)
+            }
+        }
+
+        impl $crate::__private::schemars::JsonSchema for $name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(
+                generator: &mut $crate::__private::schemars::SchemaGenerator,
+            ) -> $crate::__private::schemars::Schema {
+                $crate::__private::note_union::<Self>();
+                $crate::__private::internal_union_schema(
+                    generator,
+                    concat!($($udoc, "\n",)*),
+                    $tag_key,
+                    <$name as $crate::UnionInfo>::variants(),
+                )
+            }
+        }
+    };
+}

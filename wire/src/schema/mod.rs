@@ -1,0 +1,120 @@
+//! From Rust types to JSON Schema (draft 2020-12): one deterministic document per
+//! [`Protocol`], made to accept exactly what serde accepts.
+//!
+//! * [`document`] builds the document: every root's schema from schemars (and the
+//!   macros' fragments in `parts`), the `x-symgen-protocol` header, then the transforms
+//!   that close the gaps between schemars and serde (integer bounds, refusals of what no
+//!   target language represents exactly).
+//! * [`render`] writes it as text, byte for byte deterministic.
+//! * [`add_constraint`] and [`at_least_one_of`] let a type add a rule it checks in code
+//!   (`#[schemars(transform = ...)]`).
+
+pub(crate) mod parts;
+mod transforms;
+
+use std::fmt;
+
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value, json};
+
+use crate::Protocol;
+
+pub use parts::{add_constraint, add_field_alias, at_least_one_of, clean_doc};
+
+/// A protocol whose types cannot be represented exactly; names the schema location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The schema file, e.g. `chat.schema.json`.
+    pub file: String,
+    /// JSON Pointer of the offending schema in that document.
+    pub pointer: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.pointer, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A rendered schema file: its name inside the schema directory and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaFile {
+    /// File name, e.g. `chat.schema.json`.
+    pub name: String,
+    /// Exact file contents (pretty JSON, trailing newline).
+    pub contents: String,
+}
+
+/// Builds the schema document of one protocol.
+pub fn document(protocol: &Protocol) -> Result<Value, Error> {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    let roots: Vec<Value> = protocol
+        .roots()
+        .iter()
+        .map(|root| (root.schema)(&mut generator).to_value())
+        .collect();
+    let defs: Map<String, Value> = generator.take_definitions(true);
+    let mut defs: Vec<(String, Value)> = defs.into_iter().collect();
+    defs.sort_by(|a, b| a.0.cmp(&b.0));
+
+    let mut document = Map::new();
+    document.insert(
+        "$schema".into(),
+        "https://json-schema.org/draft/2020-12/schema".into(),
+    );
+    document.insert(
+        "$id".into(),
+        format!("urn:symgen:schema:{}", protocol.id()).into(),
+    );
+    if let Some(title) = protocol.title() {
+        document.insert("title".into(), title.into());
+    }
+    if let Some(description) = protocol.description() {
+        document.insert("description".into(), description.into());
+    }
+    document.insert("anyOf".into(), Value::Array(roots));
+    document.insert("$defs".into(), Value::Object(Map::from_iter(defs)));
+    let mut header = Map::new();
+    header.insert("id".into(), protocol.id().into());
+    if let Some(code) = protocol.code() {
+        header.insert("code".into(), code.into());
+    }
+    header.insert(
+        "roots".into(),
+        json!(
+            protocol
+                .roots()
+                .iter()
+                .map(|r| r.name())
+                .collect::<Vec<_>>()
+        ),
+    );
+    if let Some(pointer) = protocol.reply_data() {
+        header.insert("replyData".into(), pointer.into());
+    }
+    document.insert("x-symgen-protocol".into(), Value::Object(header));
+    let mut document = Value::Object(document);
+    transforms::tighten(&mut document);
+    transforms::refuse_inexact(&document).map_err(|(pointer, message)| Error {
+        file: protocol.file_name(),
+        pointer,
+        message,
+    })?;
+    Ok(document)
+}
+
+/// Renders one protocol's schema file, byte for byte deterministic.
+pub fn render(protocol: &Protocol) -> Result<SchemaFile, Error> {
+    let document = document(protocol)?;
+    let mut contents =
+        serde_json::to_string_pretty(&document).expect("a JSON value always serializes");
+    contents.push('\n');
+    Ok(SchemaFile {
+        name: protocol.file_name(),
+        contents,
+    })
+}

@@ -1,0 +1,179 @@
+//! Small shared wire types and helpers used by the generated code.
+
+use std::fmt;
+
+use schemars::{JsonSchema, SchemaGenerator};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use crate::meta::{ReplyKind, ReplySpec};
+
+/// An object payload with no defined keys: `{}` on emit; any object is accepted and its
+/// keys are ignored (R2).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct Empty {}
+
+/// Marks a request that expects no reply (R8).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoReply;
+
+/// Marks a variant that is itself a reply (it answers other requests).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IsReply;
+
+impl ReplySpec for IsReply {
+    type Data = ();
+    fn reply_kind(_: &mut SchemaGenerator) -> ReplyKind {
+        ReplyKind::IsReply
+    }
+    fn reply_roundtrip(_: &Value) -> Option<Result<Value, String>> {
+        None
+    }
+}
+
+/// Marks a request answered by a reply whose data is `T` (R8).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reply<T>(std::marker::PhantomData<T>);
+
+impl ReplySpec for NoReply {
+    type Data = ();
+    fn reply_kind(_: &mut SchemaGenerator) -> ReplyKind {
+        ReplyKind::None
+    }
+    fn reply_roundtrip(_: &Value) -> Option<Result<Value, String>> {
+        None
+    }
+}
+
+impl<T: JsonSchema + Serialize + serde::de::DeserializeOwned> ReplySpec for Reply<T> {
+    type Data = T;
+    fn reply_kind(generator: &mut SchemaGenerator) -> ReplyKind {
+        ReplyKind::Data(generator.subschema_for::<T>())
+    }
+    fn reply_roundtrip(data: &Value) -> Option<Result<Value, String>> {
+        let decoded =
+            serde_path_to_error::deserialize::<_, T>(crate::Strict(data)).map_err(|err| {
+                let path = err.path().to_string();
+                format!("{path}: {}", err.inner())
+            });
+        Some(decoded.and_then(|value| serde_json::to_value(value).map_err(|e| e.to_string())))
+    }
+}
+
+/// The raw content of a message whose tag the protocol does not know (R4): kept so a
+/// relay can forward it unchanged. `None` when the message had no content key at all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnknownPayload {
+    /// The tag as received.
+    pub tag: String,
+    /// The content as received (`Some(Value::Null)` when it was an explicit `null`).
+    pub content: Option<Value>,
+}
+
+/// Deserializes `T` from a content value, treating `null` as absent and absent as `{}`.
+pub fn content_or_empty<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+where
+    T: Deserialize<'de>,
+    D: Deserializer<'de>,
+{
+    struct OptionVisitor<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for OptionVisitor<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object or null")
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<T, E> {
+            T::deserialize(serde::de::value::MapDeserializer::<
+                std::iter::Empty<(&str, &str)>,
+                E,
+            >::new(std::iter::empty()))
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<T, E> {
+            self.visit_none()
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<T, D2::Error> {
+            T::deserialize(d)
+        }
+    }
+    deserializer.deserialize_option(OptionVisitor(std::marker::PhantomData))
+}
+
+/// Deserializes `T` from a borrowed buffered JSON value: decodes directly (no copy, no
+/// path tracking) and only on failure decodes again through [`wrap_path_error`] to
+/// produce an error that names the offending field.
+pub fn decode_buffered<T, E>(prefix: &str, value: &Value) -> Result<T, E>
+where
+    T: serde::de::DeserializeOwned,
+    E: serde::de::Error,
+{
+    match T::deserialize(crate::Strict(value)) {
+        Ok(decoded) => Ok(decoded),
+        Err(_) => wrap_path_error(prefix, value.clone()),
+    }
+}
+
+/// Deserializes `T` from a buffered JSON value. Errors are prefixed with the path of
+/// the offending field inside that value (joined to `prefix`), so they name the field
+/// even though the value was buffered.
+pub fn wrap_path_error<T, E>(prefix: &str, value: Value) -> Result<T, E>
+where
+    T: serde::de::DeserializeOwned,
+    E: serde::de::Error,
+{
+    serde_path_to_error::deserialize::<_, T>(crate::Strict(value)).map_err(|err| {
+        let path = err.path().to_string();
+        match (prefix.is_empty(), path == ".") {
+            (true, true) => E::custom(err.inner()),
+            (true, false) => E::custom(format_args!("{path}: {}", err.inner())),
+            (false, true) => E::custom(format_args!("{prefix}: {}", err.inner())),
+            (false, false) => E::custom(format_args!("{prefix}.{path}: {}", err.inner())),
+        }
+    })
+}
+
+/// Implemented by the open unions the macros generate (an envelope struct, an internally
+/// tagged union): whether a decoded value is the "unknown tag" case (R4), its tag, and
+/// the union's variants. Plain types need nothing of the kind.
+pub trait Tagged {
+    /// True when the value carries a tag the protocol does not know.
+    fn is_unknown(&self) -> bool;
+    /// The tag of the message as it was received (canonical for a known variant, raw for
+    /// an unknown one).
+    fn wire_tag(&self) -> &str;
+    /// The canonical tag of a known variant; `None` for an unknown tag.
+    fn known_tag(&self) -> Option<&'static str>;
+    /// The known variants, in declaration order.
+    fn union_variants() -> &'static [crate::VariantInfo]
+    where
+        Self: Sized;
+}
+
+/// A short name of a JSON value's type, for error messages.
+pub fn describe_json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The error for a tag that is not a string.
+pub fn bad_tag<E: serde::de::Error>(tag_key: &str, found: &Value) -> E {
+    E::custom(format_args!(
+        "{tag_key}: invalid type: {}, expected a string tag",
+        describe_json_type(found)
+    ))
+}
+
+/// `deserialize_with` helper: a `null` value decodes as the type's default (R3), so a
+/// field with a default accepts absent, `null` and a real value alike.
+pub fn null_as_default<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+where
+    T: Deserialize<'de> + Default,
+    D: Deserializer<'de>,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}

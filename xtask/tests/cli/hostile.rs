@@ -1,0 +1,313 @@
+//! Hostile input, handled deliberately: each case gets a clear violation or error with a
+//! location, never a panic, a stack overflow or unbounded memory.
+
+use crate::support as cli;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Output;
+
+use cli::stdout;
+use serde_json::Value;
+use symgen::validate::{MAX_DEPTH, Outcome, Validator, ViolationKind};
+
+/// `symgen ARGS` run in `dir`.
+fn symgen(args: &[&str], dir: &Path) -> Output {
+    cli::run(dir, args)
+}
+
+/// Runs `symgen validate -p P1` on a file with `contents`; returns exit code and stdout.
+fn validate_file(contents: &[u8], extra: &[&str]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in"), contents).unwrap();
+    let mut args = vec!["validate", "-p", "P1"];
+    args.extend_from_slice(extra);
+    args.push("in");
+    let out = symgen(&args, dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    (out.status.code(), stdout(&out))
+}
+
+const SENDER: &str = r#""sender":{"workingDirectory":"/tmp"}"#;
+
+fn log(message: &str) -> String {
+    format!(
+        r#"{{"type":"log","id":"1",{SENDER},"payload":{{"level":"info","message":{message}}}}}"#
+    )
+}
+
+fn p1() -> Validator {
+    Validator::for_protocol(&symgen_protocols::find("symposium").unwrap()).unwrap()
+}
+
+#[test]
+fn ten_thousand_levels_of_nesting() {
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let inside = log(&deep);
+    for text in [deep.as_str(), inside.as_str()] {
+        for validator in [p1(), p1().schema_only()] {
+            let report = validator.validate_str(text);
+            assert_eq!(report.outcome, Outcome::Invalid);
+            let v = &report.violations[0];
+            assert!(
+                matches!(v.kind, ViolationKind::TooDeep | ViolationKind::WrongType),
+                "{v:?}"
+            );
+        }
+    }
+    // Inside a typed field the limit is what rejects it.
+    let report = p1().validate_str(&inside);
+    assert_eq!(report.violations[0].kind, ViolationKind::TooDeep);
+    assert_eq!(
+        report.violations[0].message,
+        format!("nested deeper than {MAX_DEPTH} levels")
+    );
+
+    // P5's `result` is kept as JSON text, never built, so like a key the protocol
+    // ignores (R2) it is skipped without recursion and its depth is no limit.
+    let p5 = Validator::for_protocol(&symgen_protocols::find("ck3lens").unwrap()).unwrap();
+    let text = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{deep}}}"#);
+    assert_eq!(p5.validate_str(&text).outcome, Outcome::Valid);
+
+    // A parsed value of any depth is measured iteratively, never walked recursively.
+    let mut value = Value::Null;
+    for _ in 0..200_000 {
+        value = Value::Array(vec![value]);
+    }
+    let mut message: Value = serde_json::from_str(&log("\"x\"")).unwrap();
+    message["payload"]["message"] = value;
+    let report = p1().validate_value(&message);
+    assert_eq!(report.outcome, Outcome::Invalid);
+    assert_eq!(report.violations[0].kind, ViolationKind::TooDeep);
+    assert!(
+        report.violations[0]
+            .pointer
+            .starts_with("/payload/message/0/0")
+    );
+    // Take it apart iteratively: dropping it recursively would overflow the stack.
+    let mut value = message["payload"]["message"].take();
+    while let Value::Array(mut items) = value {
+        value = items.pop().unwrap_or(Value::Null);
+    }
+
+    let (code, out) = validate_file(format!("{inside}\n").as_bytes(), &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains(":1:") && out.contains("nested deeper than 128 levels"),
+        "{out}"
+    );
+}
+
+const HEAD: &[u8] =
+    b"{\"type\":\"log\",\"id\":\"2\",\"payload\":{\"level\":\"info\",\"message\":\"";
+
+#[test]
+fn a_100_mb_line_is_reported_with_its_line_number_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        writeln!(file, "{}", log("\"first\"")).unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        file.write_all(HEAD).unwrap();
+        for _ in 0..100 {
+            file.write_all(&chunk).unwrap();
+        }
+        file.write_all(b"\"}}\n").unwrap();
+        writeln!(file, "{}", log("\"third\"")).unwrap();
+    }
+    let out = symgen(&["validate", "-p", "P1", "big.jsonl"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!(
+            "big.jsonl:2:1: the line is {}, over the limit of 16777216 bytes; skipped\n",
+            format_args!("{} bytes", HEAD.len() + (100 << 20) + 3)
+        )),
+        "{text}"
+    );
+    assert!(text.contains("3 message(s): 2 valid, 1 invalid"), "{text}");
+}
+
+#[test]
+fn invalid_utf8_is_located_and_the_stream_goes_on() {
+    let mut input = log("\"ok\"").into_bytes();
+    input.push(b'\n');
+    input.extend_from_slice(log("\"caf\u{e9}\"").as_bytes());
+    let at = input.len() - 6; // the two bytes of "é" start here
+    input[at] = 0xff;
+    input.push(b'\n');
+    input.extend_from_slice(log("\"ok\"").as_bytes());
+    let (code, out) = validate_file(&input, &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("in:2:") && out.contains("invalid UTF-8 at byte offset"),
+        "{out}"
+    );
+    assert!(out.contains("3 message(s): 2 valid, 1 invalid"), "{out}");
+}
+
+#[test]
+fn a_truncated_last_line() {
+    let full = log("\"done\"");
+    let input = format!("{full}\n{}", &full[..full.len() - 10]);
+    let (code, out) = validate_file(input.as_bytes(), &[]);
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("in:2:"), "{out}");
+    assert!(
+        out.contains("EOF while parsing") && out.contains("truncated"),
+        "{out}"
+    );
+    // A complete last line without its newline is fine.
+    let (code, _) = validate_file(full.as_bytes(), &[]);
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn nan_and_infinity() {
+    for token in ["NaN", "Infinity", "-Infinity"] {
+        let text = log(token);
+        let report = p1().validate_str(&text);
+        let v = &report.violations[0];
+        assert_eq!(v.kind, ViolationKind::Syntax);
+        assert!(
+            v.message
+                .starts_with(&format!("{token} is not a JSON number")),
+            "{}",
+            v.message
+        );
+        let column = text.find(token).unwrap() as u64 + 1;
+        assert_eq!(v.position.map(|p| p.column), Some(column));
+    }
+}
+
+#[test]
+fn duplicate_keys() {
+    // A key the type defines, twice: rejected, at the second occurrence.
+    let text = format!(
+        r#"{{"type":"log","id":"1",{SENDER},"payload":{{"level":"info","message":"a","level":"warn"}}}}"#
+    );
+    let report = p1().validate_str(&text);
+    assert_eq!(report.outcome, Outcome::Invalid);
+    let v = &report.violations[0];
+    assert_eq!(
+        (v.pointer.as_str(), v.message.as_str()),
+        ("/payload/level", "duplicate key `level`")
+    );
+    assert!(v.position.unwrap().column as usize > text.rfind("\"level\"").unwrap());
+    // The tag or the envelope's own keys twice: rejected too.
+    let text = format!(r#"{{"type":"log","type":"polo","id":"1",{SENDER},"payload":{{}}}}"#);
+    assert_eq!(
+        p1().validate_str(&text).violations[0].message,
+        "duplicate key `type`"
+    );
+    // A key the protocol ignores (R2), twice: ignored like any unknown key.
+    let text = format!(r#"{{"type":"polo","id":"1",{SENDER},"payload":{{}},"extra":1,"extra":2}}"#);
+    assert_eq!(p1().validate_str(&text).outcome, Outcome::Valid);
+}
+
+#[test]
+fn numbers_beyond_u64_and_beyond_f64() {
+    let pid = |n: &str| {
+        format!(
+            r#"{{"type":"polo","id":"1","sender":{{"workingDirectory":"/tmp","shellPid":{n}}},"payload":{{}}}}"#
+        )
+    };
+    // Beyond u32 (the field's range) and beyond u64: out of range, at the field.
+    for n in ["4294967296", "18446744073709551616", "1e30"] {
+        let report = p1().validate_str(&pid(n));
+        let v = &report.violations[0];
+        assert_eq!(
+            (v.kind, v.pointer.as_str()),
+            (ViolationKind::OutOfRange, "/sender/shellPid"),
+            "{n}: {v:?}"
+        );
+    }
+    // Beyond what f64 holds: the parser rejects it.
+    let report = p1().validate_str(&pid("1e400"));
+    assert_eq!(report.violations[0].kind, ViolationKind::OutOfRange);
+    assert!(
+        report.violations[0]
+            .message
+            .starts_with("number out of range")
+    );
+    // An integer written with a fraction: JSON Schema's data model calls 1.0 an integer,
+    // serde does not; the typed verdict stands and says why.
+    let report = p1().validate_str(&pid("7.0"));
+    assert_eq!(report.outcome, Outcome::Invalid);
+    let v = &report.violations[0];
+    assert_eq!(
+        (v.kind, v.pointer.as_str()),
+        (ViolationKind::WrongType, "/sender/shellPid"),
+        "{v:?}"
+    );
+    assert!(v.message.contains("floating point"), "{}", v.message);
+    // Beyond i64, where f64 rounding lands exactly on the bound: still rejected.
+    let p5 = Validator::for_protocol(&symgen_protocols::find("ck3lens").unwrap()).unwrap();
+    let report = p5.validate_str(r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"ping"}"#);
+    assert_eq!(report.outcome, Outcome::Invalid);
+    let v = &report.violations[0];
+    assert_eq!(
+        (v.kind, v.pointer.as_str()),
+        (ViolationKind::OutOfRange, "/id"),
+        "{v:?}"
+    );
+    assert_eq!(
+        v.message,
+        "integer -9223372036854775809 is beyond the 64-bit range"
+    );
+    assert_eq!(v.position.map(|p| p.column), Some(23));
+    // Beyond f64 precision inside arbitrary JSON: accepted, as serde reads it.
+    let report = p1().validate_str(&format!(
+        r#"{{"type":"store_reference","id":"1",{SENDER},"payload":{{"key":"k","value":123456789012345678901234567890}}}}"#
+    ));
+    assert_eq!(report.outcome, Outcome::Valid);
+}
+
+#[test]
+fn an_empty_file_and_blank_input() {
+    for input in [&b""[..], b"\n\n  \n"] {
+        let (code, out) = validate_file(input, &[]);
+        assert_eq!(code, Some(1));
+        assert!(
+            out.starts_with("in:1:1: empty input: no JSON message\n"),
+            "{out}"
+        );
+    }
+    assert_eq!(
+        p1().validate_str("  ").violations[0].kind,
+        ViolationKind::Empty
+    );
+}
+
+#[test]
+fn a_binary_file_is_one_problem() {
+    let mut binary = b"\x7fELF\x02\x01\x01\x00".to_vec();
+    binary.extend((0..=255u8).cycle().take(50_000));
+    let (code, out) = validate_file(&binary, &[]);
+    assert_eq!(code, Some(1));
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(
+        out.starts_with("in:1:1: binary data (NUL byte at byte offset 7), not JSON text\n"),
+        "{out}"
+    );
+    let report = p1().validate_bytes(b"{\"type\":\x00}");
+    assert_eq!(report.violations[0].kind, ViolationKind::Encoding);
+}
+
+#[test]
+fn over_long_lines_keep_memory_bounded_with_a_small_limit() {
+    // Many lines, each over the limit: each is reported and skipped.
+    let long = format!("{}\n", log(&format!("\"{}\"", "y".repeat(5000))));
+    let input = long.repeat(200);
+    let (code, out) = validate_file(input.as_bytes(), &["--max-line-bytes", "1000"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.contains("over the limit of 1000 bytes"))
+            .count(),
+        200
+    );
+    assert!(out.contains("in:200:1: the line is"), "{out}");
+}

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use symgen_wire::Protocol;
 use symgen_wire::Reply;
-use symgen_wire::schema::{add_constraint, add_field_alias};
+use symgen_wire::schema::add_constraint;
 
 symgen_wire::string_enum! {
     /// How the extension applies a review to its panel (drift D-X2: kebab-case on the
@@ -82,7 +82,6 @@ impl TryFrom<PresentReviewParamsWire> for PresentReviewParams {
 }
 
 fn present_review_rules(schema: &mut Schema) {
-    add_field_alias(schema, "baseUri", "base_uri");
     add_constraint(
         schema,
         json!({

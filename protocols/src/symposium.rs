@@ -7,14 +7,13 @@
 
 use std::num::NonZeroU32;
 
-use schemars::{JsonSchema, Schema};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::dialectic::PresentReviewParams;
 use crate::taskspace_state::{TaskspaceStateRequest, TaskspaceStateResponse};
 use symgen_wire::Protocol;
-use symgen_wire::schema::add_field_alias;
 use symgen_wire::{Empty, IsReply, NoReply, RawJson, Reply, decode_buffered};
 
 /// Who sent a message. Endpoints use it for routing: the VS Code extension matches
@@ -130,7 +129,6 @@ pub struct GetSelectionResult {
 
 /// A walkthrough for the extension to render in its webview.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[schemars(transform = present_walkthrough_aliases)]
 pub struct PresentWalkthroughPayload {
     /// Rendered HTML of the walkthrough.
     pub content: String,
@@ -138,10 +136,6 @@ pub struct PresentWalkthroughPayload {
     /// which is accepted on input (drift D-S7).
     #[serde(rename = "baseUri", alias = "base_uri")]
     pub base_uri: String,
-}
-
-fn present_walkthrough_aliases(schema: &mut Schema) {
-    add_field_alias(schema, "baseUri", "base_uri");
 }
 
 symgen_wire::string_enum! {
@@ -165,16 +159,11 @@ pub struct LogPayload {
 
 /// Asks the extension to look a symbol up by name in the workspace.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[schemars(transform = resolve_symbol_aliases)]
 pub struct ResolveSymbolByNamePayload {
     /// The symbol name, e.g. `"User"`. The seed's `symbol_name` is accepted on input
     /// (drift D-S5).
     #[serde(alias = "symbol_name")]
     pub name: String,
-}
-
-fn resolve_symbol_aliases(schema: &mut Schema) {
-    add_field_alias(schema, "name", "symbol_name");
 }
 
 /// A 1-based position in a file (VS Code is 0-based; the extension converts).
@@ -485,16 +474,11 @@ pub struct SpawnTaskspacePayload {
 
 /// The app's reply to `spawn_taskspace` (drift D-S10).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[schemars(transform = spawn_reply_aliases)]
 pub struct SpawnTaskspaceReply {
     /// UUID of the new taskspace. camelCase on the wire for compatibility with the app;
     /// `new_taskspace_uuid` is accepted on input.
     #[serde(rename = "newTaskspaceUuid", alias = "new_taskspace_uuid")]
     pub new_taskspace_uuid: String,
-}
-
-fn spawn_reply_aliases(schema: &mut Schema) {
-    add_field_alias(schema, "newTaskspaceUuid", "new_taskspace_uuid");
 }
 
 symgen_wire::string_enum! {

@@ -130,8 +130,8 @@ impl Model {
 pub struct ProtocolInfo {
     /// The protocol id (also the schema file stem), e.g. `symposium`.
     pub id: String,
-    /// The catalog code, e.g. `P1`.
-    pub code: String,
+    /// A short code, e.g. `P1`, when the protocol has one.
+    pub code: Option<String>,
     /// `replyData`: JSON pointer, in a reply message, of the typed reply data
     /// (`/payload/data` on the P1 bus, `/result` for JSON-RPC), when replies carry it.
     pub reply_data: Option<String>,
@@ -279,11 +279,15 @@ impl Field {
     }
 }
 
-/// A closed set of literal values.
+/// A set of literal values: closed, or open to other strings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Enum {
     /// The canonical values, in schema order.
     pub values: Vec<EnumValue>,
+    /// Whether any other string is accepted too (`x-symgen-unknown` beside the values,
+    /// as `symgen schema` writes for an enum with `#[serde(other)]`). Receivers keep the
+    /// string they got.
+    pub open: bool,
 }
 
 impl Enum {

@@ -12,7 +12,14 @@ use super::{
 pub fn outline(model: &Model) -> String {
     let mut out = String::new();
     if let Some(protocol) = &model.protocol {
-        let _ = writeln!(out, "protocol {} ({})", protocol.id, protocol.code);
+        match &protocol.code {
+            Some(code) => {
+                let _ = writeln!(out, "protocol {} ({code})", protocol.id);
+            }
+            None => {
+                let _ = writeln!(out, "protocol {}", protocol.id);
+            }
+        }
     }
     let _ = writeln!(out, "roots: {}", model.roots.join(", "));
     for ty in &model.types {

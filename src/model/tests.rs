@@ -70,7 +70,7 @@ fn envelope_p1() {
     assert_eq!(model.roots, ["IpcMessage"]);
     let protocol = model.protocol.as_ref().unwrap();
     assert_eq!(
-        (protocol.id.as_str(), protocol.code.as_str()),
+        (protocol.id.as_str(), protocol.code.as_deref().unwrap_or("")),
         ("symposium", "P1")
     );
     assert_eq!(protocol.reply_data.as_deref(), Some("/payload/data"));

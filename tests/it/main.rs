@@ -11,6 +11,7 @@ mod bench_inputs;
 mod json_schema_test_suite;
 mod readme;
 mod schemars_fixture;
+mod serde_fidelity;
 mod swift_snapshots;
 mod typescript_snapshots;
 mod validate_agreement;

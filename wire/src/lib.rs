@@ -30,6 +30,7 @@ pub mod schema;
 mod strict;
 mod string_enum;
 mod support;
+mod trace;
 mod union;
 
 pub use meta::{ReplyKind, ReplySpec, Request, UnionInfo, VariantInfo};
@@ -50,11 +51,12 @@ pub mod __private {
     pub use serde_json;
 
     pub use crate::envelope::{ContentSeed, TaggedBody};
-    pub use crate::meta::{accepts_empty, reply_of, reply_roundtrip_of, schema_of};
+    pub use crate::meta::{accepts_empty, reply_of, reply_roundtrip_of, schema_of, trace_of};
     pub use crate::probe::note_union;
     pub use crate::schema::parts::{
         EnumValueSpec, EnvelopeSpec, FieldSpec, const_schema, envelope_schema,
         internal_union_schema, string_enum_schema,
     };
     pub use crate::support::{Tagged, bad_tag, content_or_empty};
+    pub use crate::trace::Tracer;
 }

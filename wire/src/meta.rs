@@ -23,6 +23,8 @@ pub trait ReplySpec {
     /// Decodes reply data into [`Self::Data`] and re-encodes it: `None` when the variant
     /// has no typed reply, else serde's verdict (the error names the offending path).
     fn reply_roundtrip(data: &serde_json::Value) -> Option<Result<serde_json::Value, String>>;
+    /// Traces the reply data type's `Deserialize` impl (see [`crate::__private::Tracer`]).
+    fn trace(_tracer: &mut crate::trace::Tracer) {}
 }
 
 /// A request declared on a tagged union: its tag, payload type and reply type (R8).
@@ -59,6 +61,9 @@ pub struct VariantInfo {
     /// Decodes and re-encodes reply data of this variant's reply type (see
     /// [`ReplySpec::reply_roundtrip`]).
     pub reply_roundtrip: fn(&serde_json::Value) -> Option<Result<serde_json::Value, String>>,
+    /// Traces the payload's and the reply data's `Deserialize` impls.
+    #[doc(hidden)]
+    pub trace: fn(&mut crate::trace::Tracer),
 }
 
 /// Implemented by every tagged union the macros generate.
@@ -87,4 +92,10 @@ pub fn reply_roundtrip_of<R: ReplySpec>(
 /// [`ReplySpec::reply_kind`] of `R`, as a function pointer.
 pub fn reply_of<R: ReplySpec>(generator: &mut SchemaGenerator) -> ReplyKind {
     R::reply_kind(generator)
+}
+
+/// Traces `T` and the reply data of `R` (a variant's payload and reply types).
+pub fn trace_of<T: serde::de::DeserializeOwned, R: ReplySpec>(tracer: &mut crate::trace::Tracer) {
+    tracer.entry::<T>();
+    R::trace(tracer);
 }

@@ -56,6 +56,14 @@ where
     });
 }
 
+/// Runs `f` and returns, with its result, every open union whose schema it generated.
+pub(crate) fn collecting<R>(f: impl FnOnce() -> R) -> (R, Vec<UnionTable>) {
+    let outer = NOTES.with(|notes| notes.replace(Some(Vec::new())));
+    let result = f();
+    let notes = NOTES.with(|notes| notes.replace(outer)).unwrap_or_default();
+    (result, notes.into_iter().map(|(_, table)| table).collect())
+}
+
 /// `T`'s typed checks when `T` is an open union the macros declared.
 pub(crate) fn union_table<T: JsonSchema + 'static>() -> Option<UnionTable> {
     let outer = NOTES.with(|notes| notes.replace(Some(Vec::new())));

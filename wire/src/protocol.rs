@@ -53,6 +53,7 @@ pub struct Root {
     check_value: fn(&Value) -> Result<Accepted, serde_json::Error>,
     decode_error: fn(&str) -> Option<DecodeError>,
     variants: fn() -> &'static [VariantInfo],
+    pub(crate) trace: fn(&mut crate::trace::Tracer),
 }
 
 /// How a plain type (no open union) reports an accepted message.
@@ -175,8 +176,9 @@ impl Root {
         T: JsonSchema + Serialize + DeserializeOwned + 'static,
     {
         let name = T::schema_name();
+        let trace = |tracer: &mut crate::trace::Tracer| tracer.entry::<T>();
         match union_table::<T>() {
-            Some(table) => Self::from_table(name, table),
+            Some(table) => Self::from_table(name, table, trace),
             None => Self {
                 name,
                 schema: |generator| generator.subschema_for::<T>(),
@@ -185,11 +187,16 @@ impl Root {
                 check_value: |value| check_value::<T>(value, plain),
                 decode_error: decode_error::<T>,
                 variants: no_variants,
+                trace,
             },
         }
     }
 
-    fn from_table(name: Cow<'static, str>, table: UnionTable) -> Self {
+    fn from_table(
+        name: Cow<'static, str>,
+        table: UnionTable,
+        trace: fn(&mut crate::trace::Tracer),
+    ) -> Self {
         Self {
             name,
             schema: table.schema,
@@ -198,6 +205,7 @@ impl Root {
             check_value: table.check_value,
             decode_error: table.decode_error,
             variants: table.variants,
+            trace,
         }
     }
 

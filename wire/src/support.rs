@@ -58,6 +58,9 @@ impl<T: JsonSchema + Serialize + serde::de::DeserializeOwned> ReplySpec for Repl
             });
         Some(decoded.and_then(|value| serde_json::to_value(value).map_err(|e| e.to_string())))
     }
+    fn trace(tracer: &mut crate::trace::Tracer) {
+        tracer.entry::<T>();
+    }
 }
 
 /// The raw content of a message whose tag the protocol does not know (R4): kept so a

@@ -47,6 +47,7 @@ macro_rules! __union_metadata {
                             payload_accepts_empty: $crate::__private::accepts_empty::<$payload>,
                             reply: $crate::__private::reply_of::<$reply>,
                             reply_roundtrip: $crate::__private::reply_roundtrip_of::<$reply>,
+                            trace: $crate::__private::trace_of::<$payload, $reply>,
                         },
                     )*
                 ]

@@ -6,7 +6,7 @@ use crate::model::{self, Enum, Literal, NamedType};
 
 use super::layout::{self, doc_comment, string_literal};
 use super::naming::{self, Scope};
-use super::templates::{LiteralEnumTemplate, StringEnumTemplate};
+use super::templates::{LiteralEnumTemplate, OpenEnumTemplate, StringEnumTemplate};
 use super::types::{self, TypeContext};
 
 /// The Swift case name of a literal value (before making it unique).
@@ -32,6 +32,11 @@ pub fn case_names(e: &Enum) -> Vec<String> {
         &["rawValue", "allCases"]
     } else {
         &["value", "allCases"]
+    };
+    let reserved: &[&str] = if e.open {
+        &["rawValue", "allKnown", "isKnown"]
+    } else {
+        reserved
     };
     let mut scope = Scope::with_reserved(reserved);
     e.values
@@ -96,6 +101,9 @@ pub fn render(
     if !e.is_string() {
         return render_literal_enum(ctx, named, name, e);
     }
+    if e.open {
+        return render_open_enum(ctx, named, name, e);
+    }
     let cases = case_names(e);
     let mut declarations = Vec::new();
     let mut alias_arms = Vec::new();
@@ -141,4 +149,62 @@ pub fn render(
     template
         .render()
         .map_err(|err| ctx.error(&named.pointer, err.to_string()))
+}
+
+/// Renders an open string enum: a `RawRepresentable` struct that keeps any string, with
+/// one constant per known value.
+fn render_open_enum(
+    ctx: &TypeContext<'_>,
+    named: &NamedType,
+    name: &str,
+    e: &Enum,
+) -> Result<String, model::Error> {
+    let cases = case_names(e);
+    let mut declarations = Vec::new();
+    let mut alias_arms = Vec::new();
+    let has_aliases = e.values.iter().any(|v| !v.aliases.is_empty());
+    for (value, case) in e.values.iter().zip(&cases) {
+        let raw = value.value.as_str().unwrap_or_default();
+        let declaration = format!(
+            "  public static let {case} = {name}(rawValue: {})\n",
+            string_literal(raw)
+        );
+        declarations.push(format!(
+            "{}{}",
+            doc_comment(value.docs.description.as_deref(), 2),
+            layout::guarded(declaration, 2).trim_end()
+        ));
+        if has_aliases {
+            let mut spellings = vec![string_literal(raw)];
+            spellings.extend(
+                value
+                    .aliases
+                    .iter()
+                    .filter_map(|a| a.as_str())
+                    .map(string_literal),
+            );
+            alias_arms.push(format!("    case {}: self = .{case}", spellings.join(", ")));
+        }
+    }
+    let all_known = cases
+        .iter()
+        .map(|c| format!(".{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    OpenEnumTemplate {
+        docs: doc_comment(named.docs.description.as_deref(), 0),
+        name: name.to_owned(),
+        header: layout::type_header(
+            0,
+            &format!("public struct {name}: "),
+            &["RawRepresentable", "Codable", "Hashable", "Sendable"],
+        )
+        .trim_end()
+        .to_owned(),
+        cases: declarations,
+        all_known,
+        alias_arms,
+    }
+    .render()
+    .map_err(|err| ctx.error(&named.pointer, err.to_string()))
 }

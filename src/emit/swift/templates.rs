@@ -56,6 +56,24 @@ pub struct StringEnumTemplate {
     pub alias_arms: Vec<String>,
 }
 
+/// An open string enum: a `RawRepresentable` struct with a constant per known value.
+#[derive(Template)]
+#[template(path = "swift/open_enum.swift")]
+pub struct OpenEnumTemplate {
+    /// Doc comment lines, or empty.
+    pub docs: String,
+    /// The type name.
+    pub name: String,
+    /// The declaration line(s) up to the opening brace.
+    pub header: String,
+    /// `public static let` declarations with their doc comments, indented.
+    pub cases: Vec<String>,
+    /// `.a, .b`: every constant.
+    pub all_known: String,
+    /// `case "a", "alias": self = .a` arms when some value has input aliases; else empty.
+    pub alias_arms: Vec<String>,
+}
+
 /// An enum of literal values of mixed JSON types.
 #[derive(Template)]
 #[template(path = "swift/literal_enum.swift")]

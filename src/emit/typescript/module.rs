@@ -157,8 +157,11 @@ impl<'m> Emitter<'m> {
 
     fn module_doc(&mut self) {
         let mut docs = self.model.docs.clone();
-        if let (Some(protocol), Some(title)) = (&self.model.protocol, &docs.title) {
-            docs.title = Some(format!("{title} ({}).", protocol.code));
+        if let (Some(code), Some(title)) = (
+            self.model.protocol.as_ref().and_then(|p| p.code.as_ref()),
+            &docs.title,
+        ) {
+            docs.title = Some(format!("{title} ({code})."));
         }
         let mut lines = doc_lines(&docs, &[]);
         if lines.is_empty() {
@@ -348,6 +351,8 @@ impl<'m> Emitter<'m> {
             Additional::Allowed if record.fields.is_empty() => Some(Ts::Atom("unknown".into())),
             Additional::Forbidden if record.fields.is_empty() => Some(Ts::Atom("never".into())),
             Additional::Allowed | Additional::Forbidden => None,
+            // `unknown` already covers every field's type.
+            Additional::Typed(TypeExpr::Any) => Some(Ts::Atom("unknown".into())),
             Additional::Typed(value) => {
                 let mut parts = vec![self.ts(value)];
                 for field in &record.fields {
@@ -429,14 +434,23 @@ impl<'m> Emitter<'m> {
             }
             notes.push(list.join("\n"));
         }
-        // Canonical values first, then the input aliases.
-        let members: Vec<Ts> = values
+        if values.open {
+            notes.push(
+                "Open: any other string is valid too, and a receiver keeps it (`string & {}` keeps the known values' completion)."
+                    .to_owned(),
+            );
+        }
+        // Canonical values first, then the input aliases (then any string, when open).
+        let mut members: Vec<Ts> = values
             .values
             .iter()
             .map(|v| &v.value)
             .chain(values.values.iter().flat_map(|v| &v.aliases))
             .map(|v| Ts::Atom(literal(v)))
             .collect();
+        if values.open {
+            members.push(Ts::Atom("(string & {})".into()));
+        }
         let ts = if members.len() == 1 {
             members[0].clone()
         } else {

@@ -231,15 +231,15 @@ impl<'a> Parser<'a> {
             return Ok(None);
         };
         let text = |key: &str| info.get(key).and_then(Value::as_str).map(str::to_owned);
-        match (text("id"), text("code")) {
-            (Some(id), Some(code)) => Ok(Some(ProtocolInfo {
+        match text("id") {
+            Some(id) => Ok(Some(ProtocolInfo {
                 id,
-                code,
+                code: text("code"),
                 reply_data: text("replyData"),
             })),
-            _ => Err(self.err(
+            None => Err(self.err(
                 "/x-symgen-protocol",
-                "`x-symgen-protocol` needs string `id` and `code`",
+                "`x-symgen-protocol` needs a string `id`",
             )),
         }
     }
@@ -677,6 +677,12 @@ impl<'a> Parser<'a> {
         }
         if is_object {
             return self.object(object, pointer, ctx, None);
+        }
+        if has_choice
+            && ty == Some("string")
+            && let Some(shape) = self.maybe_open_enum(object, pointer)?
+        {
+            return Ok(shape);
         }
         let expr = match ty {
             None => {

@@ -256,7 +256,10 @@ impl Parser<'_> {
             .get("additionalProperties")
             .or_else(|| object.get("unevaluatedProperties"))
         {
-            None | Some(Value::Bool(true)) => {}
+            None => {}
+            // Said explicitly (a `#[serde(flatten)]` catch-all map): extra keys are data
+            // a receiver keeps, not keys it may drop.
+            Some(Value::Bool(true)) => additional = Additional::Typed(TypeExpr::Any),
             Some(Value::Bool(false)) => additional = Additional::Forbidden,
             Some(schema) => {
                 let key = if object.contains_key("additionalProperties") {

@@ -261,7 +261,10 @@ impl Parser<'_> {
                 Shape::Expr(TypeExpr::Literal(single.value.clone()))
             }
             _ => Shape::Kind {
-                kind: TypeKind::Enum(Enum { values }),
+                kind: TypeKind::Enum(Enum {
+                    values,
+                    open: false,
+                }),
                 nullable: false,
             },
         };
@@ -272,5 +275,51 @@ impl Parser<'_> {
                 shape
             },
         )
+    }
+}
+
+impl Parser<'_> {
+    /// `{type: string, anyOf: [<values>, {x-symgen-unknown: true, ...}]}`: the values
+    /// (an `enum`, or documented `const`s) and any other string: an open [`Enum`].
+    pub(super) fn maybe_open_enum(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Option<Shape>> {
+        let Some((key, members)) = ["anyOf", "oneOf"]
+            .iter()
+            .find_map(|k| Some((*k, object.get(*k)?.as_array()?)))
+        else {
+            return Ok(None);
+        };
+        let (open, closed): (Vec<&Value>, Vec<&Value>) = members
+            .iter()
+            .partition(|m| m.get("x-symgen-unknown") == Some(&Value::Bool(true)));
+        let ([_], [values]) = (open.as_slice(), closed.as_slice()) else {
+            return Ok(None);
+        };
+        let Some(values) = values.as_object() else {
+            return Ok(None);
+        };
+        let index = members
+            .iter()
+            .position(|m| std::ptr::eq(m, *closed.first().unwrap_or(&&Value::Null)))
+            .unwrap_or(0);
+        let member_pointer = format!("{pointer}/{key}/{index}");
+        let mut shape = match values.get("enum") {
+            Some(list) => self.enumeration(object, list, &member_pointer)?,
+            None => match self.documented_enum(values, &member_pointer)? {
+                Some(shape) => shape,
+                None => return Ok(None),
+            },
+        };
+        match &mut shape {
+            Shape::Kind {
+                kind: TypeKind::Enum(e),
+                ..
+            } if e.is_string() => e.open = true,
+            _ => return Ok(None),
+        }
+        Ok(Some(shape))
     }
 }

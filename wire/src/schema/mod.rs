@@ -10,6 +10,7 @@
 //!   (`#[schemars(transform = ...)]`).
 
 pub(crate) mod parts;
+mod serde_gaps;
 mod transforms;
 
 use std::fmt;
@@ -19,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use crate::Protocol;
 
-pub use parts::{add_constraint, add_field_alias, at_least_one_of, clean_doc};
+pub use parts::{add_constraint, at_least_one_of, clean_doc};
 
 /// A protocol whose types cannot be represented exactly; names the schema location.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,12 +53,28 @@ pub struct SchemaFile {
 /// Builds the schema document of one protocol.
 pub fn document(protocol: &Protocol) -> Result<Value, Error> {
     let mut generator = SchemaSettings::draft2020_12().into_generator();
-    let roots: Vec<Value> = protocol
-        .roots()
-        .iter()
-        .map(|root| (root.schema)(&mut generator).to_value())
-        .collect();
-    let defs: Map<String, Value> = generator.take_definitions(true);
+    let (roots, unions) = crate::probe::collecting(|| {
+        protocol
+            .roots()
+            .iter()
+            .map(|root| (root.schema)(&mut generator).to_value())
+            .collect::<Vec<Value>>()
+    });
+    let mut defs: Map<String, Value> = generator.take_definitions(true);
+    let mut tracer = crate::trace::Tracer::new();
+    for root in protocol.roots() {
+        (root.trace)(&mut tracer);
+    }
+    for union in &unions {
+        for variant in (union.variants)() {
+            (variant.trace)(&mut tracer);
+        }
+    }
+    serde_gaps::apply(&mut tracer, &mut defs).map_err(|(pointer, message)| Error {
+        file: protocol.file_name(),
+        pointer,
+        message,
+    })?;
     let mut defs: Vec<(String, Value)> = defs.into_iter().collect();
     defs.sort_by(|a, b| a.0.cmp(&b.0));
 

@@ -283,14 +283,17 @@ fn push_constraint(object: &mut Map<String, Value>, constraint: Value) {
     }
 }
 
-/// For a struct whose field `canonical` also accepts the serde alias `alias` on input:
-/// adds the alias as a property with the same schema and makes presence match serde:
-/// a required field needs exactly one of the two keys, an optional one at most one
-/// (serde rejects both as a duplicate field). Extra constraints go under `allOf`.
-pub fn add_field_alias(schema: &mut Schema, canonical: &str, alias: &str) {
-    let Some(object) = object_of(schema) else {
-        return;
-    };
+/// For a struct whose field `canonical` also accepts the serde aliases `aliases` on
+/// input: adds each alias as a property with the same schema and makes presence match
+/// serde: a required field needs exactly one of the keys, an optional one at most one
+/// (serde rejects two as a duplicate field). The presence rules go under `allOf`, at
+/// `position` (so that the rules of several fields keep their order).
+pub(crate) fn add_field_aliases_at(
+    object: &mut Map<String, Value>,
+    canonical: &str,
+    aliases: &[&str],
+    position: usize,
+) {
     let Some(property) = object
         .get("properties")
         .and_then(|p| p.get(canonical))
@@ -313,26 +316,43 @@ pub fn add_field_alias(schema: &mut Schema, canonical: &str, alias: &str) {
     }
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
         if let Some(Value::Object(canonical_schema)) = properties.get_mut(canonical) {
-            canonical_schema.insert("x-symgen-aliases".into(), json!([alias]));
+            canonical_schema.insert("x-symgen-aliases".into(), json!(aliases));
             if required {
                 canonical_schema.insert("x-symgen-required".into(), Value::Bool(true));
             }
         }
-        properties.insert(alias.into(), alias_schema);
+        for alias in aliases {
+            properties.insert((*alias).into(), alias_schema.clone());
+        }
     }
-    if required {
+    let keys: Vec<&str> = std::iter::once(canonical)
+        .chain(aliases.iter().copied())
+        .collect();
+    let constraint = if required {
         if let Some(Value::Array(list)) = object.get_mut("required") {
             list.retain(|v| v != canonical);
             if list.is_empty() {
                 object.remove("required");
             }
         }
-        push_constraint(
-            object,
-            json!({ "oneOf": [{ "required": [canonical] }, { "required": [alias] }] }),
-        );
+        let each: Vec<Value> = keys.iter().map(|k| json!({ "required": [k] })).collect();
+        json!({ "oneOf": each })
+    } else if let [alias] = aliases {
+        json!({ "not": { "required": [canonical, alias] } })
     } else {
-        push_constraint(object, json!({ "not": { "required": [canonical, alias] } }));
+        let mut pairs = Vec::new();
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                pairs.push(json!({ "required": [a, b] }));
+            }
+        }
+        json!({ "not": { "anyOf": pairs } })
+    };
+    match object.get_mut("allOf").and_then(Value::as_array_mut) {
+        Some(all) => all.insert(position.min(all.len()), constraint),
+        None => {
+            object.insert("allOf".into(), Value::Array(vec![constraint]));
+        }
     }
 }
 

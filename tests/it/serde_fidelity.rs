@@ -1,0 +1,241 @@
+//! Rust/serde constructs that schemars alone maps loosely: each one either maps exactly
+//! (the schema accepts what serde accepts, checked against serde itself) or is refused
+//! with a located error.
+
+use std::collections::HashMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use symgen::Protocol;
+use symgen::validate::{Outcome, Validator};
+
+fn document(protocol: &Protocol) -> Value {
+    symgen::schema::document(protocol).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// The schema's verdict (through the validator's schema walk) and serde's must agree.
+fn agree<T: serde::de::DeserializeOwned>(protocol: &Protocol, message: &Value) -> bool {
+    let schema = Validator::for_protocol(protocol).unwrap().schema_only();
+    let by_schema = schema.validate_value(message).outcome != Outcome::Invalid;
+    let by_serde = symgen::wire::from_str::<T>(&message.to_string()).is_ok();
+    assert_eq!(
+        by_schema, by_serde,
+        "schema and serde disagree on {message}"
+    );
+    by_serde
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Wide {
+    id: u32,
+    count: u128,
+}
+
+#[test]
+fn u128_is_refused_with_its_location() {
+    let err = symgen::schema::render(&Protocol::new("wide").root::<Wide>()).unwrap_err();
+    assert_eq!(err.file, "wide.schema.json");
+    assert_eq!(err.pointer, "/$defs/Wide/properties/count");
+    assert!(err.message.starts_with("a 128-bit integer (u128)"), "{err}");
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Renamed {
+    /// Required, with two legacy spellings.
+    #[serde(rename = "userId", alias = "user_id", alias = "uid")]
+    user_id: String,
+    /// Optional, with one.
+    #[serde(default, alias = "nick")]
+    nickname: Option<String>,
+    nested: Option<Vec<Inner>>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Inner {
+    #[serde(alias = "colour")]
+    color: String,
+}
+
+#[test]
+fn field_aliases_reach_the_schema_with_serdes_presence_rules() {
+    let protocol = Protocol::new("renamed").root::<Renamed>();
+    let doc = document(&protocol);
+    let def = &doc["$defs"]["Renamed"];
+    assert_eq!(
+        def["properties"]["userId"]["x-symgen-aliases"],
+        json!(["uid", "user_id"])
+    );
+    assert_eq!(def["properties"]["uid"]["x-symgen-alias-of"], "userId");
+    assert_eq!(def["properties"]["nick"]["x-symgen-alias-of"], "nickname");
+    assert_eq!(
+        doc["$defs"]["Inner"]["properties"]["colour"]["x-symgen-alias-of"],
+        "color"
+    );
+    for (message, valid) in [
+        (json!({"userId": "a"}), true),
+        (json!({"user_id": "a"}), true),
+        (json!({"uid": "a", "nick": "n"}), true),
+        (json!({"uid": "a", "userId": "b"}), false),
+        (json!({"userId": "a", "nick": "n", "nickname": "m"}), false),
+        (json!({"nickname": "n"}), false),
+        (json!({"userId": "a", "nested": [{"colour": "red"}]}), true),
+        (json!({"userId": "a", "nested": [{"colour": 1}]}), false),
+    ] {
+        assert_eq!(agree::<Renamed>(&protocol, &message), valid, "{message}");
+    }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type")]
+enum Event {
+    Start {
+        at: u32,
+    },
+    Stop,
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+enum Level {
+    Low,
+    High,
+    #[serde(other)]
+    Unrecognised,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Log {
+    event: Event,
+    level: Level,
+}
+
+#[test]
+fn serde_other_makes_the_tag_open() {
+    let protocol = Protocol::new("events").root::<Log>();
+    let doc = document(&protocol);
+    let event = &doc["$defs"]["Event"];
+    assert_eq!(event["x-symgen-union"], json!({"tag": "type"}));
+    let unknown = event["oneOf"].as_array().unwrap().last().unwrap();
+    assert_eq!(unknown["x-symgen-unknown"], true);
+    assert_eq!(
+        doc["$defs"]["Level"]["anyOf"][1]["x-symgen-unknown"], true,
+        "{}",
+        doc["$defs"]["Level"]
+    );
+    for (message, valid) in [
+        (
+            json!({"event": {"type": "Start", "at": 1}, "level": "Low"}),
+            true,
+        ),
+        (json!({"event": {"type": "Start"}, "level": "Low"}), false),
+        (
+            json!({"event": {"type": "Pause", "x": 1}, "level": "Low"}),
+            true,
+        ),
+        (json!({"event": {"type": "Stop"}, "level": "Loud"}), true),
+        (json!({"event": {"type": "Stop"}, "level": 3}), false),
+    ] {
+        assert_eq!(agree::<Log>(&protocol, &message), valid, "{message}");
+    }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Page<T> {
+    items: Vec<T>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Pages {
+    names: Page<String>,
+    ids: Page<u32>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "Paged_for_{T}")]
+struct Paged<T> {
+    items: Vec<T>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct NamedPages {
+    names: Paged<String>,
+    ids: Paged<u32>,
+}
+
+#[test]
+fn generic_instantiations_need_names_of_their_own() {
+    let err = symgen::schema::render(&Protocol::new("pages").root::<Pages>()).unwrap_err();
+    assert_eq!(err.pointer, "/$defs/Page");
+    assert!(err.message.contains("Page<alloc::string::String>"), "{err}");
+    assert!(err.message.contains("Page<u32>"), "{err}");
+    assert!(err.message.contains("Page_for_{T}"), "{err}");
+    // Named per instantiation, they map exactly, with deterministic names.
+    let doc = document(&Protocol::new("pages").root::<NamedPages>());
+    let names: Vec<&String> = doc["$defs"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        names,
+        ["NamedPages", "Paged_for_string", "Paged_for_uint32"]
+    );
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Hidden {
+    shown: String,
+    #[schemars(skip)]
+    #[serde(default)]
+    secret: String,
+}
+
+#[test]
+fn a_key_serde_accepts_that_the_schema_cannot_describe_is_refused() {
+    let err = symgen::schema::render(&Protocol::new("hidden").root::<Hidden>()).unwrap_err();
+    assert_eq!(err.pointer, "/$defs/Hidden");
+    assert!(err.message.contains("`secret`"), "{err}");
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Catchall {
+    id: String,
+    #[serde(flatten)]
+    extra: HashMap<String, Value>,
+}
+
+#[test]
+fn a_flattened_catch_all_map_keeps_extra_keys_open() {
+    let protocol = Protocol::new("catchall").root::<Catchall>();
+    let doc = document(&protocol);
+    assert_eq!(doc["$defs"]["Catchall"]["additionalProperties"], true);
+    assert!(agree::<Catchall>(&protocol, &json!({"id": "a", "x": [1]})));
+}
+
+/// Every construct above that maps, in one protocol.
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Gaps {
+    renamed: Renamed,
+    log: Log,
+    catchall: Catchall,
+    pages: NamedPages,
+}
+
+const FIXTURE: &str = "tests/fixtures/schemas/serde-gaps.schema.json";
+
+/// The schema of [`Gaps`] is a generator fixture (`tests/fixtures/schemas/`): TypeScript
+/// and Swift must generate and compile for it like for every fixture.
+#[test]
+fn serde_gaps_fixture_is_current() {
+    let protocol = Protocol::new("serde-gaps")
+        .with_title("What schemars alone maps loosely")
+        .root::<Gaps>();
+    let text = symgen::schema::render(&protocol).unwrap().contents;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE);
+    if std::env::var_os("SYMGEN_UPDATE_FIXTURES").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == text,
+        "{FIXTURE} is not what the types emit; rerun with SYMGEN_UPDATE_FIXTURES=1"
+    );
+}

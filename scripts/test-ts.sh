@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# TypeScript: the generated package is current, compiles under tsc strict
-# (exactOptionalPropertyTypes, noUncheckedIndexedAccess) and is prettier-clean; the
-# fixture schemas generate compiling, prettier-clean TypeScript too; every conformance
-# vector type-checks as its message type or, when invalid in a way TypeScript can see,
-# is rejected (tests/typescript/vectors-check.mjs states the rule).
+# TypeScript: the generated package is current, its declarations and JavaScript pass
+# tsc with every strict flag (the JavaScript through its JSDoc types) and prettier; the
+# fixture schemas generate packages that do too; every conformance vector type-checks as
+# its message type or, when invalid in a way TypeScript can see, is rejected
+# (tests/typescript/vectors-check.mjs states the rule); and the package installs into
+# consumer projects of every common module setup, compiles there, runs, and bundles
+# with esbuild (tests/typescript/consumers/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tools=tests/typescript
-bin=$tools/node_modules/.bin
+bin=$(pwd)/$tools/node_modules/.bin
 
 # Node tooling from the lockfile; skipped when node_modules matches it already.
 stamp=$tools/node_modules/.symgen-lock
-if [ ! -x "$bin/tsc" ] || [ ! -x "$bin/prettier" ] || ! cmp -s "$tools/package-lock.json" "$stamp"; then
+if [ ! -x "$bin/tsc" ] || [ ! -x "$bin/prettier" ] || [ ! -x "$bin/esbuild" ] ||
+  ! cmp -s "$tools/package-lock.json" "$stamp"; then
   (cd "$tools" && npm ci --no-audit --no-fund --loglevel=error)
   cp "$tools/package-lock.json" "$stamp"
 fi
@@ -21,22 +24,52 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cargo build --quiet --locked --workspace
-symgen=target/debug/symgen
+symgen=$(pwd)/target/debug/symgen
+package=$(pwd)/generated/typescript
 
 # 1. The committed package is exactly what the seed protocols generate (byte for byte).
 cargo xtask check
 
-# 2. tsc strict and prettier over the committed package.
-"$bin/tsc" -p generated/typescript/tsconfig.json --noEmit
-"$bin/prettier" --check --log-level=warn generated/typescript
+# A package checked as a whole: declarations strict, JavaScript against its JSDoc.
+check_package() {
+  local dir=$1 config=$2
+  cat >"$config" <<JSON
+{
+  "compilerOptions": {
+    "target": "ES2022",
+    "module": "NodeNext",
+    "moduleResolution": "NodeNext",
+    "strict": true,
+    "exactOptionalPropertyTypes": true,
+    "noUncheckedIndexedAccess": true,
+    "noImplicitOverride": true,
+    "allowJs": true,
+    "checkJs": true,
+    "skipLibCheck": false,
+    "noEmit": true,
+    "types": []
+  },
+  "include": ["$dir/**/*"]
+}
+JSON
+  "$bin/tsc" -p "$config"
+  "$bin/prettier" --check --log-level=warn "$dir"
+}
 
-# 3. The fixture schemas (hand-written and schemars styles) generate TypeScript that
-#    compiles and is prettier-clean as well.
-mkdir -p "$work/fixtures"
-"$symgen" ts --schema tests/fixtures/schemas --out "$work/fixtures" 2>/dev/null
-"$bin/tsc" -p "$work/fixtures/tsconfig.json" --noEmit
-"$bin/prettier" --check --log-level=warn "$work/fixtures"
+# 2. tsc strict and prettier over the committed package.
+check_package "$package" "$work/package.tsconfig.json"
+
+# 3. The fixture schemas generate packages that pass the same checks, in every module
+#    format.
 fixtures=$(find tests/fixtures/schemas -name '*.json' | wc -l)
+for format in dual esm cjs; do
+  mkdir -p "$work/fixtures-$format"
+  printf 'languages = ["typescript"]\n[typescript]\nmodule-format = "%s"\n' "$format" \
+    >"$work/fixtures-$format.toml"
+  "$symgen" --config "$work/fixtures-$format.toml" ts --schema tests/fixtures/schemas \
+    --out "$work/fixtures-$format" 2>/dev/null
+  check_package "$work/fixtures-$format" "$work/fixtures-$format.tsconfig.json"
+done
 
 # 4. The conformance vectors against the generated types.
 mkdir -p "$work/vectors"
@@ -58,8 +91,36 @@ cat >"$work/vectors/tsconfig.json" <<'JSON'
 JSON
 "$bin/tsc" -p "$work/vectors/tsconfig.json"
 
+# 5. Consumers: install the package by `file:` dependency, compile under each setup,
+#    run; bundle with esbuild and run the bundle.
+name=$(node -p 'require(process.argv[1]).name' "$package/package.json")
+consumers=$tools/consumers
+consumer() {
+  local setup=$1 type=$2 dir="$work/consumer-$1-$2"
+  mkdir -p "$dir"
+  cp "$consumers/main.ts" "$dir/"
+  cp "$consumers/$setup.tsconfig.json" "$dir/tsconfig.json"
+  printf '{ "private": true, "type": "%s", "dependencies": { "%s": "file:%s" } }\n' \
+    "$type" "$name" "$package" >"$dir/package.json"
+  (cd "$dir" && npm install --offline --no-audit --no-fund --loglevel=error >/dev/null)
+  "$bin/tsc" -p "$dir/tsconfig.json"
+  if [ "$setup" = bundler ]; then
+    "$bin/esbuild" "$dir/main.ts" --bundle --platform=node --log-level=warning \
+      --outfile="$dir/bundle.js"
+    node "$dir/bundle.js" >/dev/null
+  else
+    node "$dir/out/main.js" >/dev/null
+  fi
+  echo "$setup ($type)"
+}
+setups=()
+setups+=("$(consumer commonjs-node commonjs)")
+setups+=("$(consumer node16 commonjs)")
+setups+=("$(consumer node16 module)")
+setups+=("$(consumer bundler module)")
+
 count() { node -e "console.log(JSON.parse(process.argv[1]).$1)" "$counts"; }
-echo "typescript: $(count valid) valid vectors type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc, $(count skipped) skipped (not visible to TS), $(count unknown) unknown-tag vectors accepted only as …OrUnknown; $fixtures fixture schemas compile; tsc strict + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
-# Every vector type-checked (or rejected as expected) is a passed check; tsc fails the
-# whole script otherwise.
-echo "$(($(count valid) + $(count rejected) + $(count unknown) + fixtures)) 0" >>"${SYMGEN_COUNTS:-/dev/null}"
+echo "typescript: $(count valid) valid vectors type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc, $(count skipped) skipped (not visible to TS), $(count unknown) unknown-tag vectors accepted only as …OrUnknown; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+# Every vector type-checked (or rejected as expected), fixture and consumer setup is a
+# passed check; tsc fails the whole script otherwise.
+echo "$(($(count valid) + $(count rejected) + $(count unknown) + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"

@@ -12,6 +12,7 @@
 
 pub mod names;
 pub mod swift;
+pub mod text;
 pub mod typescript;
 
 use std::fmt;

@@ -192,23 +192,50 @@ pub fn intersection_alias(name: &str, first: &str, groups: &[Vec<String>]) -> St
     out
 }
 
-/// `export const name = [a, b] as const;`, broken one element per line when too long.
-pub fn const_array(name: &str, elements: &[String]) -> String {
-    let line = format!("export const {name} = [{}] as const;", elements.join(", "));
+/// `head[a, b]tail`, broken one element per line (with a trailing comma) when too long.
+fn bracketed(head: &str, elements: &[String], tail: &str) -> String {
+    let line = format!("{head}[{}]{tail}", elements.join(", "));
     if fits(&line) {
         return line;
     }
     let lines: Vec<String> = elements.iter().map(|e| format!("  {e},")).collect();
-    format!("export const {name} = [\n{}\n] as const;", lines.join("\n"))
+    format!("{head}[\n{}\n]{tail}", lines.join("\n"))
 }
 
-/// A function signature head `export function name(param: T): R {`.
-pub fn function_head(name: &str, param: &str, result: &str) -> String {
-    let line = format!("export function {name}({param}): {result} {{");
+/// `export declare const name: readonly [a, b];` (a tuple of literal types).
+pub fn declare_tuple(name: &str, elements: &[String]) -> String {
+    bracketed(
+        &format!("export declare const {name}: readonly "),
+        elements,
+        ";",
+    )
+}
+
+/// `const name = [a, b];` (JavaScript).
+pub fn const_array(name: &str, elements: &[String]) -> String {
+    bracketed(&format!("const {name} = "), elements, ";")
+}
+
+/// `export declare function name(param: T): R;`.
+pub fn declare_function(name: &str, param: &str, result: &str) -> String {
+    let line = format!("export declare function {name}({param}): {result};");
     if fits(&line) {
         return line;
     }
-    format!("export function {name}(\n  {param},\n): {result} {{")
+    format!("export declare function {name}(\n  {param},\n): {result};")
+}
+
+/// `head{ a, b }tail` (an export list), broken one name per line when too long.
+pub fn name_list(head: &str, names: &[String], tail: &str) -> String {
+    if names.is_empty() {
+        return format!("{head}{{}}{tail}");
+    }
+    let line = format!("{head}{{ {} }}{tail}", names.join(", "));
+    if fits(&line) {
+        return line;
+    }
+    let lines: Vec<String> = names.iter().map(|n| format!("  {n},")).collect();
+    format!("{head}{{\n{}\n}}{tail}", lines.join("\n"))
 }
 
 /// A JSDoc comment at `indent` from doc lines (already split), ending with a newline.

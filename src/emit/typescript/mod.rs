@@ -1,5 +1,9 @@
-//! The TypeScript generator (`symgen ts`): renders schema models into an npm package,
-//! one module per schema file plus `index.ts`, `package.json` and `tsconfig.json`.
+//! The TypeScript generator (`symgen ts`): renders schema models into an npm package
+//! that installs like any dependency: per schema a module of declarations (`.d.ts`) and
+//! JavaScript, plus an index and `package.json`. Nothing is built after generation: the
+//! declarations are the types, the JavaScript holds the few run-time values (tag lists,
+//! guards), in CommonJS and ES module form side by side (`module-format`), selected by
+//! `package.json`'s `exports` conditions (see `docs/typescript.md` for why).
 //!
 //! Conventions (see `docs/typescript.md`): `export interface` for records, string-literal
 //! unions for enums, discriminated unions of one interface per variant for tagged unions,
@@ -28,6 +32,12 @@ pub struct TypeScript;
 pub struct Options {
     /// The npm package name (default `protocols`).
     pub package: Option<String>,
+    /// The package version (default `0.0.0`).
+    pub version: Option<String>,
+    /// `"private": true` in `package.json`, so npm refuses to publish it (default true).
+    pub private: Option<bool>,
+    /// `dual` (default), `esm` or `cjs`.
+    pub module_format: Option<ModuleFormat>,
 }
 
 impl Options {
@@ -53,7 +63,7 @@ impl Backend for TypeScript {
     }
 
     fn about(&self) -> &'static str {
-        "Render the JSON Schemas into TypeScript: an npm package with one module per schema and an `index.ts`"
+        "Render the JSON Schemas into TypeScript: an npm package (declarations and JavaScript, CommonJS and ES modules) with one module per schema and an index"
     }
 
     fn default_dir(&self) -> &'static str {
@@ -61,7 +71,7 @@ impl Backend for TypeScript {
     }
 
     fn build_paths(&self) -> &'static [&'static str] {
-        &["dist", "node_modules"]
+        &["node_modules"]
     }
 
     fn check_options(&self, options: &toml::Table) -> Result<(), String> {
@@ -76,28 +86,112 @@ impl Backend for TypeScript {
     }
 }
 
+/// How the package's JavaScript is shaped (`module-format`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModuleFormat {
+    /// CommonJS (`.js`, `.d.ts`) and ES modules (`.mjs`, `.d.mts`) side by side, chosen
+    /// by the `exports` conditions: works with every `moduleResolution` and bundler.
+    #[default]
+    Dual,
+    /// ES modules only (`"type": "module"`).
+    Esm,
+    /// CommonJS only.
+    Cjs,
+}
+
+/// One flavour of the package's modules: file extensions and module syntax.
+#[derive(Debug, Clone, Copy)]
+struct Flavour {
+    /// `js` or `mjs`.
+    js: &'static str,
+    /// `d.ts` or `d.mts`.
+    dts: &'static str,
+    /// CommonJS syntax (`require`/`module.exports`) rather than ES modules.
+    commonjs: bool,
+}
+
+const CJS: Flavour = Flavour {
+    js: "js",
+    dts: "d.ts",
+    commonjs: true,
+};
+const ESM_MJS: Flavour = Flavour {
+    js: "mjs",
+    dts: "d.mts",
+    commonjs: false,
+};
+const ESM_JS: Flavour = Flavour {
+    js: "js",
+    dts: "d.ts",
+    commonjs: false,
+};
+
+impl ModuleFormat {
+    fn flavours(self) -> &'static [Flavour] {
+        match self {
+            ModuleFormat::Dual => &[CJS, ESM_MJS],
+            ModuleFormat::Esm => &[ESM_JS],
+            ModuleFormat::Cjs => &[CJS],
+        }
+    }
+}
+
+/// A module of the package: the namespace `index` exports it as and its file stem.
 struct ModuleRef {
     namespace: String,
-    stem: String,
+    file: String,
 }
 
 #[derive(Template)]
-#[template(path = "typescript/index.ts")]
+#[template(path = "typescript/module.d.ts", escape = "none")]
+struct DeclarationsTemplate<'a> {
+    header: &'a str,
+    declarations: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/module.js", escape = "none")]
+struct JavaScriptTemplate<'a> {
+    header: &'a str,
+    commonjs: bool,
+    items: &'a [String],
+    exports: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/index.d.ts", escape = "none")]
+struct IndexDeclarationsTemplate<'a> {
+    modules: &'a [(String, String)],
+}
+
+#[derive(Template)]
+#[template(path = "typescript/index.js", escape = "none")]
 struct IndexTemplate<'a> {
-    modules: &'a [ModuleRef],
+    commonjs: bool,
+    modules: &'a [(String, String)],
+}
+
+/// One `exports` entry of `package.json`: the subpath and its files per condition.
+struct ExportEntry {
+    subpath: String,
+    /// `(condition, types file, JavaScript file)`; one entry without a condition name
+    /// for a single-format package.
+    conditions: Vec<(&'static str, String, String)>,
 }
 
 #[derive(Template)]
-#[template(path = "typescript/package.json")]
+#[template(path = "typescript/package.json", escape = "none")]
 struct PackageTemplate<'a> {
     name: &'a str,
-    sources: &'a str,
-    modules: &'a [ModuleRef],
+    version: &'a str,
+    private: bool,
+    description: &'a str,
+    package_type: &'a str,
+    main: &'a str,
+    types: &'a str,
+    exports: &'a [ExportEntry],
 }
-
-#[derive(Template)]
-#[template(path = "typescript/tsconfig.json")]
-struct TsconfigTemplate;
 
 fn render(template: &impl Template) -> String {
     let mut text = template.render().unwrap_or_default();
@@ -105,42 +199,133 @@ fn render(template: &impl Template) -> String {
     text
 }
 
+/// `"./name.ext"` as a JSON (and JavaScript) string literal.
+fn specifier(file: &str, ext: &str) -> String {
+    json_string(&format!("./{file}.{ext}"))
+}
+
 /// Every file of the generated package for `modules`, with paths relative to the
 /// package directory.
 pub fn render_package(modules: &[Module], options: &Options) -> Vec<OutputFile> {
-    let mut files = Vec::with_capacity(modules.len() + 3);
+    let format = options.module_format.unwrap_or_default();
+    let mut files = Vec::new();
     let mut refs = Vec::with_capacity(modules.len());
     let mut namespaces = names::Namespace::default();
+    let mut file_names = crate::emit::names::UniqueNames::with_reserved(&["index", "package"]);
     let mut sorted: Vec<&Module> = modules.iter().collect();
     sorted.sort_by(|a, b| a.stem.cmp(&b.stem));
     for module in sorted {
-        files.push(OutputFile {
-            path: format!("{}.ts", module.stem),
-            contents: module::render_module(&module.model, &module.file_name),
-        });
+        let file = file_names.claim(names::file_stem(&module.stem));
+        let rendered = module::render_module(&module.model);
+        let header = format!(
+            "// Generated by `symgen ts` from {}. Do not edit; regenerate with `symgen ts`.",
+            crate::emit::text::one_line(&module.file_name)
+        );
+        let exports: Vec<String> = rendered
+            .runtime
+            .iter()
+            .map(|r| r.name().to_owned())
+            .collect();
+        for flavour in format.flavours() {
+            files.push(OutputFile {
+                path: format!("{file}.{}", flavour.dts),
+                contents: render(&DeclarationsTemplate {
+                    header: &header,
+                    declarations: &rendered.declarations,
+                }),
+            });
+            let declarations = format!("./{file}.{}", flavour.js);
+            let items: Vec<String> = rendered
+                .runtime
+                .iter()
+                .map(|item| item.javascript(&declarations))
+                .collect();
+            let exports = if flavour.commonjs {
+                layout::name_list("module.exports = ", &exports, ";")
+            } else {
+                layout::name_list("export ", &exports, ";")
+            };
+            files.push(OutputFile {
+                path: format!("{file}.{}", flavour.js),
+                contents: render(&JavaScriptTemplate {
+                    header: &header,
+                    commonjs: flavour.commonjs,
+                    items: &items,
+                    exports: &exports,
+                }),
+            });
+        }
         refs.push(ModuleRef {
             namespace: namespaces.claim_value(&module.stem),
-            stem: module.stem.clone(),
+            file,
         });
     }
-    files.push(OutputFile {
-        path: "index.ts".into(),
-        contents: render(&IndexTemplate { modules: &refs }),
-    });
-    let mut sources: Vec<&str> = modules.iter().map(|m| m.file_name.as_str()).collect();
+    for flavour in format.flavours() {
+        let entries: Vec<(String, String)> = refs
+            .iter()
+            .map(|m| (m.namespace.clone(), specifier(&m.file, flavour.js)))
+            .collect();
+        files.push(OutputFile {
+            path: format!("index.{}", flavour.dts),
+            contents: render(&IndexDeclarationsTemplate { modules: &entries }),
+        });
+        files.push(OutputFile {
+            path: format!("index.{}", flavour.js),
+            contents: render(&IndexTemplate {
+                commonjs: flavour.commonjs,
+                modules: &entries,
+            }),
+        });
+    }
+    let exports: Vec<ExportEntry> = std::iter::once("index".to_owned())
+        .chain(refs.iter().map(|m| m.file.clone()))
+        .map(|file| ExportEntry {
+            subpath: json_string(&if file == "index" {
+                ".".to_owned()
+            } else {
+                format!("./{file}")
+            }),
+            conditions: format
+                .flavours()
+                .iter()
+                .map(|flavour| {
+                    let condition = match (format, flavour.commonjs) {
+                        (ModuleFormat::Dual, true) => "require",
+                        (ModuleFormat::Dual, false) => "import",
+                        _ => "",
+                    };
+                    (
+                        condition,
+                        specifier(&file, flavour.dts),
+                        specifier(&file, flavour.js),
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    let mut sources: Vec<String> = modules
+        .iter()
+        .map(|m| crate::emit::text::one_line(&m.file_name))
+        .collect();
     sources.sort_unstable();
+    let main = format.flavours()[0];
     files.push(OutputFile {
         path: "package.json".into(),
         contents: render(&PackageTemplate {
             name: &json_string(options.package()),
-            sources: &sources.join(", "),
-            modules: &refs,
+            version: &json_string(options.version.as_deref().unwrap_or("0.0.0")),
+            private: options.private.unwrap_or(true),
+            description: &json_string(&format!(
+                "TypeScript types for the protocols in {}. Generated by `symgen ts`; do not edit.",
+                sources.join(", ")
+            )),
+            package_type: if main.commonjs { "commonjs" } else { "module" },
+            main: &specifier("index", main.js),
+            types: &specifier("index", main.dts),
+            exports: &exports,
         }),
     });
-    files.push(OutputFile {
-        path: "tsconfig.json".into(),
-        contents: render(&TsconfigTemplate),
-    });
+    files.sort_by(|a, b| a.path.cmp(&b.path));
     files
 }
 

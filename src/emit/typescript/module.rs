@@ -13,13 +13,6 @@ use crate::model::{
 };
 
 #[derive(Template)]
-#[template(path = "typescript/module.ts")]
-struct ModuleTemplate<'a> {
-    source: &'a str,
-    items: &'a [String],
-}
-
-#[derive(Template)]
 #[template(path = "typescript/interface.ts")]
 struct InterfaceTemplate<'a> {
     doc: &'a str,
@@ -35,14 +28,6 @@ struct DeclarationTemplate<'a> {
     declaration: &'a str,
 }
 
-#[derive(Template)]
-#[template(path = "typescript/guard.ts")]
-struct GuardTemplate<'a> {
-    doc: &'a str,
-    head: &'a str,
-    body: &'a str,
-}
-
 fn render(template: &impl Template) -> String {
     // Rendering into a String only fails if a Display impl fails; ours cannot.
     template.render().unwrap_or_default()
@@ -51,20 +36,166 @@ fn render(template: &impl Template) -> String {
 const INT64_NOTE: &str =
     "64-bit integer, typed `number`: exact only up to `Number.MAX_SAFE_INTEGER` (2^53 − 1).";
 
-/// Renders the module for `model`, read from the file called `source`.
-pub fn render_module(model: &Model, source: &str) -> String {
+/// What a module exports at run time (its declarations are in the `.d.ts`).
+#[derive(Debug, Clone)]
+pub enum Runtime {
+    /// `const name = [...]`: the tag values of a union.
+    Tags {
+        /// Doc comment lines.
+        docs: Vec<String>,
+        /// The constant's name.
+        name: String,
+        /// The values, as literals.
+        elements: Vec<String>,
+    },
+    /// `function name(message)`: whether a message is a known variant.
+    Guard {
+        /// Doc comment lines.
+        docs: Vec<String>,
+        /// The function's name.
+        name: String,
+        /// The parameter's type name (`XOrUnknown`).
+        param: String,
+        /// The narrowed type name (`X`).
+        known: String,
+        /// The tags constant it reads.
+        tags: String,
+        /// `message.type` or `message["a-b"]`.
+        access: String,
+    },
+}
+
+impl Runtime {
+    /// The exported name.
+    pub fn name(&self) -> &str {
+        match self {
+            Runtime::Tags { name, .. } | Runtime::Guard { name, .. } => name,
+        }
+    }
+
+    /// Its declaration in the `.d.ts`, with its doc comment.
+    fn declaration(&self) -> String {
+        match self {
+            Runtime::Tags {
+                docs,
+                name,
+                elements,
+            } => format!(
+                "{}{}",
+                layout::jsdoc(0, docs),
+                layout::declare_tuple(name, elements)
+            ),
+            Runtime::Guard {
+                docs,
+                name,
+                param,
+                known,
+                ..
+            } => format!(
+                "{}{}",
+                layout::jsdoc(0, docs),
+                layout::declare_function(
+                    name,
+                    &format!("message: {param}"),
+                    &format!("message is {known}")
+                )
+            ),
+        }
+    }
+
+    /// Its JavaScript, with a doc comment whose JSDoc types refer to the declarations
+    /// in `declarations` (the module's own `.d.ts`, by the specifier that finds it).
+    pub fn javascript(&self, declarations: &str) -> String {
+        match self {
+            Runtime::Tags {
+                docs,
+                name,
+                elements,
+            } => {
+                let mut lines = docs.clone();
+                lines.push(String::new());
+                lines.push(format!("@type {{readonly [{}]}}", elements.join(", ")));
+                format!(
+                    "{}{}",
+                    layout::jsdoc(0, &lines),
+                    layout::const_array(name, elements)
+                )
+            }
+            Runtime::Guard {
+                docs,
+                name,
+                param,
+                known,
+                tags,
+                access,
+            } => {
+                let module = format!("import({})", serde_json::Value::from(declarations));
+                let mut lines = docs.clone();
+                lines.push(String::new());
+                lines.push(format!("@param {{{module}.{param}}} message"));
+                lines.push(format!("@returns {{message is {module}.{known}}}"));
+                let head = format!("function {name}(message) {{");
+                let head = if head.chars().count() <= layout::WIDTH {
+                    head
+                } else {
+                    format!("function {name}(\n  message,\n) {{")
+                };
+                let assign = format!("  const tags = {tags};");
+                let assign = if assign.chars().count() <= layout::WIDTH {
+                    assign
+                } else {
+                    format!("  const tags =\n    {tags};")
+                };
+                format!(
+                    "{}{head}\n  /** @type {{readonly unknown[]}} */\n{assign}\n  return tags.includes({access});\n}}",
+                    layout::jsdoc(0, &lines)
+                )
+            }
+        }
+    }
+}
+
+/// One module, rendered: its declarations (the `.d.ts` text after the header) and its
+/// run-time exports.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// Every declaration, in order, separated by blank lines.
+    pub declarations: String,
+    /// The run-time exports, in order.
+    pub runtime: Vec<Runtime>,
+}
+
+/// One item of a module, in order.
+enum Item {
+    /// A type-level declaration (or the module doc comment).
+    Declaration(String),
+    /// A run-time export.
+    Runtime(Runtime),
+}
+
+/// Renders the module for `model`.
+pub fn render_module(model: &Model) -> Rendered {
     let mut emitter = Emitter::new(model);
     emitter.module_doc();
     for ty in &model.types {
         emitter.named(ty);
     }
     emitter.shorthands();
-    let mut text = render(&ModuleTemplate {
-        source,
-        items: &emitter.items,
-    });
-    text.push('\n');
-    text
+    let mut declarations = Vec::new();
+    let mut runtime = Vec::new();
+    for item in emitter.items {
+        match item {
+            Item::Declaration(text) => declarations.push(text),
+            Item::Runtime(item) => {
+                declarations.push(item.declaration());
+                runtime.push(item);
+            }
+        }
+    }
+    Rendered {
+        declarations: declarations.join("\n\n"),
+        runtime,
+    }
 }
 
 struct Emitter<'m> {
@@ -73,7 +204,7 @@ struct Emitter<'m> {
     names: HashMap<&'m str, String>,
     types: Namespace,
     values: Namespace,
-    items: Vec<String>,
+    items: Vec<Item>,
     /// Unions with a reply map / content map: (map name, content key).
     reply_maps: Vec<String>,
     content_maps: Vec<(String, String)>,
@@ -170,7 +301,8 @@ impl<'m> Emitter<'m> {
         lines.push(String::new());
         lines.push("@module".to_owned());
         let doc = layout::jsdoc(0, &lines);
-        self.items.push(doc.trim_end().to_owned());
+        self.items
+            .push(Item::Declaration(doc.trim_end().to_owned()));
     }
 
     fn ts(&self, expr: &TypeExpr) -> Ts {
@@ -191,10 +323,11 @@ impl<'m> Emitter<'m> {
 
     fn push_declaration(&mut self, docs: &[String], declaration: String) {
         let doc = layout::jsdoc(0, docs);
-        self.items.push(render(&DeclarationTemplate {
-            doc: &doc,
-            declaration: &declaration,
-        }));
+        self.items
+            .push(Item::Declaration(render(&DeclarationTemplate {
+                doc: &doc,
+                declaration: &declaration,
+            })));
     }
 
     fn push_interface(
@@ -210,12 +343,13 @@ impl<'m> Emitter<'m> {
         } else {
             format!(" extends {}", extends.join(", "))
         };
-        self.items.push(render(&InterfaceTemplate {
-            doc: &doc,
-            name,
-            extends: &extends,
-            members,
-        }));
+        self.items
+            .push(Item::Declaration(render(&InterfaceTemplate {
+                doc: &doc,
+                name,
+                extends: &extends,
+                members,
+            })));
     }
 
     /// The property lines of a field (plus its deprecated alias properties when the
@@ -643,34 +777,28 @@ impl<'m> Emitter<'m> {
         let docs = vec![format!(
             "Every `{tag}` value of the known `{name}` variants, input aliases included."
         )];
-        self.push_declaration(&docs, layout::const_array(&tags_name, &tags));
+        self.items.push(Item::Runtime(Runtime::Tags {
+            docs,
+            name: tags_name.clone(),
+            elements: tags,
+        }));
 
         let guard = self.values.claim_value(&format!("isKnown{name}"));
-        let head = layout::function_head(
-            &guard,
-            &format!("message: {or_unknown}"),
-            &format!("message is {name}"),
-        );
         let access = if super::names::is_identifier(tag) {
             format!("message.{tag}")
         } else {
             format!("message[{}]", property_key(tag))
         };
-        let assign = format!("  const tags: readonly unknown[] = {tags_name};");
-        let assign = if assign.chars().count() <= layout::WIDTH {
-            assign
-        } else {
-            format!("  const tags: readonly unknown[] =\n    {tags_name};")
-        };
-        let body = format!("{assign}\n  return tags.includes({access});");
         let docs = vec![format!(
             "Whether `message` is a known `{name}` variant; narrows to `{name}` (then switch on `{tag}`) or to `{unknown_name}`."
         )];
-        let doc = layout::jsdoc(0, &docs);
-        self.items.push(render(&GuardTemplate {
-            doc: &doc,
-            head: &head,
-            body: &body,
+        self.items.push(Item::Runtime(Runtime::Guard {
+            docs,
+            name: guard,
+            param: or_unknown.to_owned(),
+            known: name.to_owned(),
+            tags: tags_name,
+            access,
         }));
     }
 

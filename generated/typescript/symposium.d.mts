@@ -497,7 +497,7 @@ export type IpcMessageOrUnknown = IpcMessage | IpcMessageUnknown;
 /**
  * Every `type` value of the known `IpcMessage` variants, input aliases included.
  */
-export const ipcMessageTags = [
+export declare const ipcMessageTags: readonly [
   "response",
   "marco",
   "polo",
@@ -522,17 +522,14 @@ export const ipcMessageTags = [
   "taskspace_roll_call",
   "register_taskspace_window",
   "present_review",
-] as const;
+];
 
 /**
  * Whether `message` is a known `IpcMessage` variant; narrows to `IpcMessage` (then switch on `type`) or to `IpcMessageUnknown`.
  */
-export function isKnownIpcMessage(
+export declare function isKnownIpcMessage(
   message: IpcMessageOrUnknown,
-): message is IpcMessage {
-  const tags: readonly unknown[] = ipcMessageTags;
-  return tags.includes(message.type);
-}
+): message is IpcMessage;
 
 /** The `payload` type of each `IpcMessage` variant, by `type`. */
 export interface IpcMessagePayloadMap {

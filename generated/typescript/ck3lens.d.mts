@@ -335,7 +335,7 @@ export type JsonRpcRequestOrUnknown = JsonRpcRequest | JsonRpcRequestUnknown;
 /**
  * Every `method` value of the known `JsonRpcRequest` variants, input aliases included.
  */
-export const jsonRpcRequestTags = [
+export declare const jsonRpcRequestTags: readonly [
   "ping",
   "getDiagnostics",
   "getAllDiagnostics",
@@ -344,17 +344,14 @@ export const jsonRpcRequestTags = [
   "getOpenFiles",
   "getActiveFile",
   "executeCommand",
-] as const;
+];
 
 /**
  * Whether `message` is a known `JsonRpcRequest` variant; narrows to `JsonRpcRequest` (then switch on `method`) or to `JsonRpcRequestUnknown`.
  */
-export function isKnownJsonRpcRequest(
+export declare function isKnownJsonRpcRequest(
   message: JsonRpcRequestOrUnknown,
-): message is JsonRpcRequest {
-  const tags: readonly unknown[] = jsonRpcRequestTags;
-  return tags.includes(message.method);
-}
+): message is JsonRpcRequest;
 
 /** The `params` type of each `JsonRpcRequest` variant, by `method`. */
 export interface JsonRpcRequestParamsMap {

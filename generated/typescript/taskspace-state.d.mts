@@ -98,20 +98,17 @@ export type TaskspaceStateMessageOrUnknown =
 /**
  * Every `type` value of the known `TaskspaceStateMessage` variants, input aliases included.
  */
-export const taskspaceStateMessageTags = [
+export declare const taskspaceStateMessageTags: readonly [
   "response",
   "taskspace_state",
-] as const;
+];
 
 /**
  * Whether `message` is a known `TaskspaceStateMessage` variant; narrows to `TaskspaceStateMessage` (then switch on `type`) or to `TaskspaceStateMessageUnknown`.
  */
-export function isKnownTaskspaceStateMessage(
+export declare function isKnownTaskspaceStateMessage(
   message: TaskspaceStateMessageOrUnknown,
-): message is TaskspaceStateMessage {
-  const tags: readonly unknown[] = taskspaceStateMessageTags;
-  return tags.includes(message.type);
-}
+): message is TaskspaceStateMessage;
 
 /** The `payload` type of each `TaskspaceStateMessage` variant, by `type`. */
 export interface TaskspaceStateMessagePayloadMap {

@@ -48,20 +48,17 @@ export type DialecticRequestOrUnknown =
 /**
  * Every `type` value of the known `DialecticRequest` variants, input aliases included.
  */
-export const dialecticRequestTags = [
+export declare const dialecticRequestTags: readonly [
   "present_review",
   "present-review",
-] as const;
+];
 
 /**
  * Whether `message` is a known `DialecticRequest` variant; narrows to `DialecticRequest` (then switch on `type`) or to `DialecticRequestUnknown`.
  */
-export function isKnownDialecticRequest(
+export declare function isKnownDialecticRequest(
   message: DialecticRequestOrUnknown,
-): message is DialecticRequest {
-  const tags: readonly unknown[] = dialecticRequestTags;
-  return tags.includes(message.type);
-}
+): message is DialecticRequest;
 
 /** The `payload` type of each `DialecticRequest` variant, by `type`. */
 export interface DialecticRequestPayloadMap {

@@ -113,21 +113,18 @@ export type ServerToWorkerOrUnknown = ServerToWorker | ServerToWorkerUnknown;
 /**
  * Every `type` value of the known `ServerToWorker` variants, input aliases included.
  */
-export const serverToWorkerTags = [
+export declare const serverToWorkerTags: readonly [
   "stdin_write",
   "interrupt",
   "session_end",
-] as const;
+];
 
 /**
  * Whether `message` is a known `ServerToWorker` variant; narrows to `ServerToWorker` (then switch on `type`) or to `ServerToWorkerUnknown`.
  */
-export function isKnownServerToWorker(
+export declare function isKnownServerToWorker(
   message: ServerToWorkerOrUnknown,
-): message is ServerToWorker {
-  const tags: readonly unknown[] = serverToWorkerTags;
-  return tags.includes(message.type);
-}
+): message is ServerToWorker;
 
 /**
  * The reply data type of each `ServerToWorker` request that expects a reply, by `type` (rule R8). Requests without a reply are absent.
@@ -233,24 +230,21 @@ export type WorkerToServerOrUnknown = WorkerToServer | WorkerToServerUnknown;
 /**
  * Every `type` value of the known `WorkerToServer` variants, input aliases included.
  */
-export const workerToServerTags = [
+export declare const workerToServerTags: readonly [
   "backend_info",
   "readline_start",
   "readline_result",
   "request_end",
   "plot_image",
   "session_end",
-] as const;
+];
 
 /**
  * Whether `message` is a known `WorkerToServer` variant; narrows to `WorkerToServer` (then switch on `type`) or to `WorkerToServerUnknown`.
  */
-export function isKnownWorkerToServer(
+export declare function isKnownWorkerToServer(
   message: WorkerToServerOrUnknown,
-): message is WorkerToServer {
-  const tags: readonly unknown[] = workerToServerTags;
-  return tags.includes(message.type);
-}
+): message is WorkerToServer;
 
 /**
  * The reply data type of each `WorkerToServer` request that expects a reply, by `type` (rule R8). Requests without a reply are absent.

@@ -1,0 +1,11 @@
+{{ header }}
+{%- if commonjs %}
+
+"use strict";
+{%- endif %}
+{%- for item in items %}
+
+{{ item }}
+{%- endfor %}
+
+{{ exports }}

@@ -9,16 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tools=tests/typescript
-bin=$(pwd)/$tools/node_modules/.bin
-
-# Node tooling from the lockfile; skipped when node_modules matches it already.
-stamp=$tools/node_modules/.symgen-lock
-if [ ! -x "$bin/tsc" ] || [ ! -x "$bin/prettier" ] || [ ! -x "$bin/esbuild" ] ||
-  ! cmp -s "$tools/package-lock.json" "$stamp"; then
-  (cd "$tools" && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$tools/package-lock.json" "$stamp"
-fi
+# shellcheck source=scripts/node-tools.sh
+. scripts/node-tools.sh
+tools=$node_tools
+bin=$node_bin
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -291,11 +291,13 @@ pub fn generate(
     });
     if let (false, Some(vectors)) = (tested.is_empty(), vectors) {
         let tests = &package.tests;
+        let mut imports = ["Foundation", runtime, "XCTest"];
+        imports.sort_unstable();
         files.push(OutputFile {
             path: format!("Tests/{tests}/ConformanceVectors.swift"),
             contents: render_template(
                 &ConformanceVectorsTemplate {
-                    runtime,
+                    imports: &imports,
                     vectors: &layout::string_literal(vectors),
                 },
                 "ConformanceVectors.swift",
@@ -303,7 +305,10 @@ pub fn generate(
         });
         files.push(OutputFile {
             path: format!("Tests/{tests}/RuntimeTests.swift"),
-            contents: render_template(&RuntimeTestsTemplate { runtime }, "RuntimeTests.swift")?,
+            contents: render_template(
+                &RuntimeTestsTemplate { imports: &imports },
+                "RuntimeTests.swift",
+            )?,
         });
         let mut protocols = Vec::new();
         for module in &tested {

@@ -51,10 +51,10 @@ struct Renamed {
     nested: Option<Vec<Inner>>,
 }
 
-#[derive(Serialize, Deserialize, JsonSchema)]
-struct Inner {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Inner {
     #[serde(alias = "colour")]
-    color: String,
+    pub color: String,
 }
 
 #[test]
@@ -238,4 +238,44 @@ fn serde_gaps_fixture_is_current() {
         committed == text,
         "{FIXTURE} is not what the types emit; rerun with SYMGEN_UPDATE_FIXTURES=1"
     );
+}
+
+/// A sender with a legacy spelling.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Sender {
+    /// Who.
+    #[serde(rename = "userId", alias = "user_id")]
+    user_id: String,
+}
+
+symgen::envelope! {
+    /// A message whose shared field has an alias.
+    struct Note {
+        tag = "kind";
+        content = "body";
+        body = body: NoteBody;
+        /// Who sent it.
+        from: Sender = "from",
+    }
+    /// The kinds.
+    enum NoteBody (requests = note_requests) {
+        /// Plain text.
+        Text(Inner) = "text" => symgen::wire::NoReply,
+    }
+}
+
+#[test]
+fn aliases_are_found_in_envelope_fields_and_payloads_too() {
+    let protocol = Protocol::new("notes").root::<Note>();
+    let doc = document(&protocol);
+    assert_eq!(
+        doc["$defs"]["Sender"]["properties"]["user_id"]["x-symgen-alias-of"],
+        "userId"
+    );
+    assert_eq!(
+        doc["$defs"]["Inner"]["properties"]["colour"]["x-symgen-alias-of"],
+        "color"
+    );
+    let message = json!({"kind": "text", "from": {"user_id": "u"}, "body": {"colour": "red"}});
+    assert!(agree::<Note>(&protocol, &message));
 }

@@ -9,7 +9,8 @@
 // accepts them on any value that did not come from an object literal.
 //
 // * valid.json: `const v: <Root> = wire(message)` must compile. A reply (with
-//   `reply_to`) also checks its reply data as `ReplyFor<"tag">`.
+//   `reply_to`) also checks its reply data as `<Root>ReplyFor<"tag">` (the root whose
+//   union has that request).
 // * invalid.json: the vector's line carries `// @ts-expect-error`, so tsc fails if the
 //   error disappears, when TypeScript can see the fault:
 //     - missing_required, wrong_type, unknown_enum_value, wrong_const: visible;
@@ -26,12 +27,31 @@
 import fs from "node:fs";
 import path from "node:path";
 
+function loadSchema(stem) {
+  return JSON.parse(fs.readFileSync(path.join(schemaDir, `${stem}.schema.json`), "utf8"));
+}
+
 // Where reply data sits in a reply: `x-symgen-protocol.replyData` of the protocol's
 // schema (`schema/<id>.schema.json`).
 function replyDataPointer(stem) {
-  const file = path.join(schemaDir, `${stem}.schema.json`);
-  const schema = JSON.parse(fs.readFileSync(file, "utf8"));
-  return schema["x-symgen-protocol"]?.replyData ?? null;
+  return loadSchema(stem)["x-symgen-protocol"]?.replyData ?? null;
+}
+
+// The root whose union declares the request tagged `tag` with a typed reply: its
+// `<Root>ReplyFor<tag>` is the reply data type.
+function requestRoot(stem, tag) {
+  const schema = loadSchema(stem);
+  for (const root of schema["x-symgen-protocol"]?.roots ?? []) {
+    const def = schema.$defs?.[root] ?? {};
+    for (const variant of def.oneOf ?? def.anyOf ?? []) {
+      if (!variant["x-symgen-reply"]) continue;
+      for (const property of Object.values(variant.properties ?? {})) {
+        const tags = property.const !== undefined ? [property.const] : property.enum ?? [];
+        if (tags.includes(tag)) return root;
+      }
+    }
+  }
+  throw new Error(`${stem}: no request tagged ${tag} has a typed reply`);
 }
 
 const VISIBLE = new Set([
@@ -99,7 +119,7 @@ for (const stem of protocols) {
       // `data: null` is absent data (R3): nothing to check.
       if (data.found && data.value !== null) {
         body.push(
-          `const ${id}r: ${ns}.ReplyFor<${JSON.stringify(v.reply_to)}> = wire(${JSON.stringify(data.value)});`,
+          `const ${id}r: ${ns}.${requestRoot(stem, v.reply_to)}ReplyFor<${JSON.stringify(v.reply_to)}> = wire(${JSON.stringify(data.value)});`,
         );
         counts.replies++;
       }
@@ -128,7 +148,7 @@ for (const stem of protocols) {
       body.push(`const ${id}: ${ns}.${v.root} = wire(${JSON.stringify(v.message)});`);
       body.push("// @ts-expect-error");
       body.push(
-        `const ${id}r: ${ns}.ReplyFor<${JSON.stringify(v.reply_to)}> = wire(${JSON.stringify(data.found ? data.value : null)});`,
+        `const ${id}r: ${ns}.${requestRoot(stem, v.reply_to)}ReplyFor<${JSON.stringify(v.reply_to)}> = wire(${JSON.stringify(data.found ? data.value : null)});`,
       );
     } else {
       body.push("// @ts-expect-error");

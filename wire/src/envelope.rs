@@ -9,6 +9,11 @@
 
 /// Declares an envelope struct and its body enum. See the module docs.
 ///
+/// The generated types derive `Debug`, `Clone` and `PartialEq`, so every payload (and
+/// shared field) type must implement them too. The per-variant marker types are public
+/// (they implement [`Request`](crate::Request) naming the payload and reply types), so
+/// payload and reply types must be declared `pub`; a private module keeps them private.
+///
 /// ```ignore
 /// envelope! {
 ///     /// Envelope docs.
@@ -84,6 +89,12 @@ macro_rules! envelope {
             }
             fn union_variants() -> &'static [$crate::VariantInfo] {
                 <$body as $crate::UnionInfo>::variants()
+            }
+            fn trace(tracer: &mut $crate::__private::Tracer) {
+                $( tracer.entry::<$fty>(); )*
+                for variant in <$body as $crate::UnionInfo>::variants() {
+                    (variant.trace)(tracer);
+                }
             }
         }
 

@@ -7,6 +7,11 @@
 
 /// Declares an open, internally tagged union. See the module docs.
 ///
+/// The generated types derive `Debug`, `Clone` and `PartialEq`, so every payload (and
+/// shared field) type must implement them too. The per-variant marker types are public
+/// (they implement [`Request`](crate::Request) naming the payload and reply types), so
+/// payload and reply types must be declared `pub`; a private module keeps them private.
+///
 /// ```ignore
 /// internally_tagged_union! {
 ///     /// Union docs.

@@ -27,6 +27,7 @@ pub(crate) struct UnionTable {
     pub check_value: fn(&Value) -> Result<Accepted, serde_json::Error>,
     pub decode_error: fn(&str) -> Option<crate::DecodeError>,
     pub variants: fn() -> &'static [VariantInfo],
+    pub trace: fn(&mut crate::trace::Tracer),
 }
 
 thread_local! {
@@ -50,6 +51,7 @@ where
                     check_value: |value| check_value::<T>(value, tagged::<T>),
                     decode_error: crate::decode_error::<T> as fn(&str) -> Option<DecodeError>,
                     variants: T::union_variants,
+                    trace: T::trace,
                 },
             ));
         }

@@ -149,6 +149,16 @@ pub trait Tagged {
     fn union_variants() -> &'static [crate::VariantInfo]
     where
         Self: Sized;
+    /// Traces every type the union decodes: the variants' payloads and replies, and an
+    /// envelope's shared fields.
+    fn trace(tracer: &mut crate::trace::Tracer)
+    where
+        Self: Sized,
+    {
+        for variant in Self::union_variants() {
+            (variant.trace)(tracer);
+        }
+    }
 }
 
 /// A short name of a JSON value's type, for error messages.

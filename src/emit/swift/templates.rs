@@ -216,8 +216,8 @@ pub struct TuplesTemplate {
 #[derive(Template)]
 #[template(path = "swift/tests/ConformanceVectors.swift")]
 pub struct ConformanceVectorsTemplate<'a> {
-    /// The runtime module.
-    pub runtime: &'a str,
+    /// The modules it imports, sorted (Foundation, the runtime, XCTest).
+    pub imports: &'a [&'a str],
     /// The vector directory relative to the package, as a string literal.
     pub vectors: &'a str,
 }
@@ -226,6 +226,6 @@ pub struct ConformanceVectorsTemplate<'a> {
 #[derive(Template)]
 #[template(path = "swift/tests/RuntimeTests.swift")]
 pub struct RuntimeTestsTemplate<'a> {
-    /// The runtime module.
-    pub runtime: &'a str,
+    /// The modules it imports, sorted.
+    pub imports: &'a [&'a str],
 }

@@ -66,9 +66,7 @@ pub fn document(protocol: &Protocol) -> Result<Value, Error> {
         (root.trace)(&mut tracer);
     }
     for union in &unions {
-        for variant in (union.variants)() {
-            (variant.trace)(&mut tracer);
-        }
+        (union.trace)(&mut tracer);
     }
     serde_gaps::apply(&mut tracer, &mut defs).map_err(|(pointer, message)| Error {
         file: protocol.file_name(),

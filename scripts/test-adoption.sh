@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Adoption: symgen used the way a team outside this repository uses it. The team's
+# repository (tests/adoption/: a protocol crate that depends on symgen-wire only, a CLI
+# crate calling symgen::Cli, symgen.toml with its own package names, vectors, an app)
+# is copied to a scratch directory with symgen as a path dependency, then:
+#   generate → check is clean; an edit → check fails naming the file and `generate`;
+#   `check | head -1` exits cleanly; the plain `symgen` binary delegates to the
+#   project's command; validate gives each vector its verdict; the TypeScript package
+#   passes tsc strict + prettier and the vector type checks; the Swift package builds
+#   with zero warnings, is swift-format clean and round-trips the vectors; the app
+#   builds against it as a path dependency and runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+# shellcheck source=scripts/node-tools.sh
+. scripts/node-tools.sh
+bin=$node_bin
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+project=$work/chat
+cp -r tests/adoption "$project"
+sed -i "s|@SYMGEN@|$repo|g" "$project/protocol/Cargo.toml" "$project/cli/Cargo.toml"
+# The toolkit's pinned versions, so nothing new is downloaded or built; and a git
+# repository, as a team's is (scripts/swift.sh binds the repository into its chroot).
+cp Cargo.lock "$project/"
+git -C "$project" init -q
+export CARGO_TARGET_DIR=$repo/target
+
+checks=0
+pass() {
+  checks=$((checks + 1))
+}
+fail() {
+  echo "test-adoption: $*" >&2
+  exit 1
+}
+cli() { (cd "$project" && cargo run --quiet --package chat-cli -- "$@"); }
+
+# 1. generate, then check is clean.
+cli generate 2>/dev/null
+cli check 2>/dev/null || fail "check after generate is not clean"
+pass
+
+# 2. The plain symgen binary (no protocols compiled in) runs the project's command.
+cargo build --quiet --locked --package symgen
+(cd "$project" && "$repo/target/debug/symgen" check 2>/dev/null) ||
+  fail "the plain symgen binary did not delegate check"
+pass
+
+# 3. An edited doc comment without generate: check fails, names the stale schema file
+#    and `generate` as the fix; `check | head -1` ends quietly (no panic, exit 1).
+cp "$project/protocol/src/lib.rs" "$work/lib.rs"
+sed -i 's|/// Who sent a message.|/// Who sent this message.|' "$project/protocol/src/lib.rs"
+set +e
+cli check >"$work/out" 2>"$work/err"
+code=$?
+(cd "$project" && cargo run --quiet --package chat-cli -- check 2>/dev/null | head -n 1 >/dev/null;
+  echo "${PIPESTATUS[0]}") >"$work/pipe"
+set -e
+[ "$code" -eq 1 ] || fail "check after an edit exited $code, not 1"
+grep -q '^stale: schema/chat.schema.json$' "$work/out" || fail "check did not name the schema: $(cat "$work/out")"
+grep -q 'run `cargo run -p chat-cli -- generate`' "$work/err" || fail "check's hint: $(cat "$work/err")"
+[ "$(cat "$work/pipe")" = 1 ] || fail "check | head -1 exited $(cat "$work/pipe")"
+cp "$work/lib.rs" "$project/protocol/src/lib.rs"
+cli check 2>/dev/null || fail "check after reverting the edit is not clean"
+pass
+
+# 4. validate (Rust's verdict) on the vectors: every valid one valid, every invalid one
+#    invalid, every unknown one unknown.
+for kind in valid invalid unknown; do
+  node -e 'for (const v of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")))
+    console.log(JSON.stringify(v.message))' "$project/vectors/chat/$kind.json" >"$work/$kind.jsonl"
+done
+cli validate -p chat "$work/valid.jsonl" >/dev/null || fail "a valid vector is invalid"
+set +e
+cli validate -p chat --format json "$work/invalid.jsonl" >"$work/invalid.out"
+[ $? -eq 1 ] || fail "validate accepted the invalid vectors"
+set -e
+invalid=$(grep -c '"outcome":"invalid"' "$work/invalid.out")
+[ "$invalid" -eq "$(wc -l <"$work/invalid.jsonl")" ] || fail "only $invalid invalid vectors rejected"
+cli validate -p chat --format json "$work/unknown.jsonl" >"$work/unknown.out" ||
+  fail "an unknown vector is invalid"
+unknown=$(grep -c '"outcome":"unknown"' "$work/unknown.out")
+[ "$unknown" -eq "$(wc -l <"$work/unknown.jsonl")" ] || fail "only $unknown unknown vectors kept"
+pass
+
+# 5. TypeScript: strict tsc over declarations and JSDoc-checked JavaScript, prettier,
+#    and the vectors as the generated types see them.
+ts=$project/generated/ts
+cat >"$work/ts.json" <<JSON
+{
+  "compilerOptions": {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+    "strict": true, "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true,
+    "allowJs": true, "checkJs": true, "skipLibCheck": false, "noEmit": true, "types": []
+  },
+  "include": ["$ts/**/*"]
+}
+JSON
+"$bin/tsc" -p "$work/ts.json"
+"$bin/prettier" --check --log-level=warn "$ts"
+[ "$(node -p 'require(process.argv[1]).name' "$ts/package.json")" = "@chat/protocol" ] ||
+  fail "the npm package is not named as symgen.toml says"
+mkdir "$work/vectors"
+node tests/typescript/vectors-check.mjs "$project/vectors" "$project/schema" "$ts" \
+  "$work/vectors/check.ts" >/dev/null
+cat >"$work/vectors/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+    "strict": true, "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true,
+    "noEmit": true, "types": []
+  },
+  "files": ["check.ts"]
+}
+JSON
+"$bin/tsc" -p "$work/vectors/tsconfig.json"
+pass
+
+# 6. Swift: the package builds with zero warnings, lints clean and round-trips the
+#    vectors; the app builds against it by path and runs.
+swift=$project/generated/swift
+scripts/swift.sh "$swift" swift build --build-tests -Xswiftc -warnings-as-errors >/dev/null
+scripts/swift.sh "$swift" swift-format lint --strict -r Sources Tests Package.swift
+scripts/swift.sh "$swift" swift test --skip-build --disable-swift-testing >"$work/swift.log" 2>&1 ||
+  { tail -n 30 "$work/swift.log" >&2; fail "the Swift vector tests failed"; }
+grep -q '^symgen-vectors: chat valid=6 replies=1 invalid=3 unknown=2$' "$work/swift.log" ||
+  fail "Swift's vector counts: $(grep symgen-vectors "$work/swift.log")"
+scripts/swift.sh "$project/app" swift build -Xswiftc -warnings-as-errors >/dev/null
+[ "$(scripts/swift.sh "$project/app" swift run --skip-build App 2>/dev/null)" = "app ok" ] ||
+  fail "the app did not run"
+pass
+
+echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, drift named with its fix, the plain binary delegating, validate verdicts on its vectors, TypeScript strict + vectors, Swift build/lint/vectors and an app depending on it by path" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "$checks 0" >>"${SYMGEN_COUNTS:-/dev/null}"

@@ -16,7 +16,10 @@
 //!
 //! symgen::string_enum! {
 //!     /// How loud a log line is.
-//!     pub enum Level { Debug = "debug", Info = "info" }
+//!     pub enum Level {
+//!         Debug = "debug",
+//!         Info = "info",
+//!     }
 //! }
 //!
 //! /// A log line.
@@ -33,7 +36,7 @@
 //! assert_eq!(report.outcome, Outcome::Invalid);
 //! let v = &report.violations[0];
 //! assert_eq!(v.pointer, "/level");
-//! assert_eq!(v.message, r#"must be one of "debug", "info"; found "loud""#);
+//! assert_eq!(v.message, r#"must be "debug" or "info"; found "loud""#);
 //! assert_eq!((v.position.unwrap().line, v.position.unwrap().column), (1, 10));
 //! ```
 

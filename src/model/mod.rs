@@ -72,8 +72,6 @@
 mod error;
 mod outline;
 mod parse;
-#[cfg(test)]
-mod tests;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -9,6 +9,7 @@ mod support;
 
 mod bench_inputs;
 mod json_schema_test_suite;
+mod model;
 mod readme;
 mod schemars_fixture;
 mod serde_fidelity;

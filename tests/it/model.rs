@@ -1,9 +1,10 @@
-//! Unit tests: the model of symgen's own five protocol schemas (outline snapshots plus
+//! The schema model: the model of the seed protocols' schemas (outline snapshots plus
 //! targeted assertions), the shapes hand-written schemas use, and the errors.
 
-use serde_json::{Value, json};
+use std::path::Path;
 
-use super::*;
+use serde_json::{Value, json};
+use symgen::model::*;
 
 const PROTOCOLS: [&str; 5] = [
     "symposium",

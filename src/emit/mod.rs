@@ -137,15 +137,15 @@ pub fn parse_options<T: serde::de::DeserializeOwned>(
 /// One schema file's model, with the module stem it is emitted under.
 #[derive(Debug, Clone)]
 pub struct Module {
-    /// The schema file name without `.schema.json`/`.json`, e.g. `symposium`.
+    /// The schema file name without `.schema.json`/`.json`, e.g. `chat`.
     pub stem: String,
-    /// The file name as written in generated headers, e.g. `symposium.schema.json`.
+    /// The file name as written in generated headers, e.g. `chat.schema.json`.
     pub file_name: String,
     /// The parsed model.
     pub model: Model,
 }
 
-/// The stem a schema file is emitted under: `a/b/symposium.schema.json` → `symposium`.
+/// The stem a schema file is emitted under: `a/b/chat.schema.json` → `chat`.
 pub fn module_stem(path: &Path) -> String {
     let name = path
         .file_name()

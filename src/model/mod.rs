@@ -126,7 +126,7 @@ impl Model {
 /// `x-symgen-protocol`: identifies one of symgen's protocols.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProtocolInfo {
-    /// The protocol id (also the schema file stem), e.g. `symposium`.
+    /// The protocol id (also the schema file stem), e.g. `chat`.
     pub id: String,
     /// A short code, e.g. `P1`, when the protocol has one.
     pub code: Option<String>,

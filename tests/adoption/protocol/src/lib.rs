@@ -33,6 +33,21 @@ pub enum Mood {
     Other,
 }
 
+symgen_wire::string_enum! {
+    /// How urgent a post is.
+    pub enum Priority {
+        /// Whenever.
+        Low = "low",
+        /// Now; old clients wrote `URGENT`, still accepted on input.
+        High = "high" | "URGENT",
+    }
+}
+
+symgen_wire::const_str! {
+    /// The receipt format marker.
+    pub struct ReceiptVersion = "receipt/1";
+}
+
 /// A chat post.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Post {
@@ -40,6 +55,9 @@ pub struct Post {
     pub text: String,
     /// How it feels.
     pub mood: Mood,
+    /// How urgent it is, when the sender says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<Priority>,
     /// Anything else a newer client attached, kept as it came.
     #[serde(flatten)]
     pub extra: BTreeMap<String, Value>,
@@ -104,6 +122,8 @@ symgen_wire::internally_tagged_union! {
 /// A delivery receipt: a plain struct, no macro.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Receipt {
+    /// Always `receipt/1`.
+    pub v: ReceiptVersion,
     /// The id of the delivered message.
     pub id: String,
     /// When it was delivered (milliseconds since the epoch).

@@ -10,6 +10,7 @@
 //! loading their models, naming a module after its schema file ([`Module`]), and unique
 //! names ([`names`]).
 
+pub mod case;
 pub mod names;
 pub mod swift;
 pub mod text;

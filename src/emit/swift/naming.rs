@@ -1,5 +1,7 @@
 //! Swift identifiers: case conversion, reserved words, deterministic collision handling.
 
+use crate::emit::case::{capitalized, words};
+
 /// Words Swift reserves in declarations and expressions; an identifier spelled like one
 /// is written in backticks.
 const KEYWORDS: &[&str] = &[
@@ -108,44 +110,6 @@ pub fn escaped(name: &str) -> String {
         format!("`{name}`")
     } else {
         name.to_owned()
-    }
-}
-
-/// Splits a schema name or wire name into words: at any character that is not a letter
-/// or digit, at lower-to-upper case changes (`workingDirectory`), and before the last
-/// capital of an acronym followed by lowercase (`IPCResponse` → `IPC`, `Response`).
-pub fn words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        if let Some(&prev) = current.chars().last().as_ref() {
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            let boundary = (c.is_uppercase() && (prev.is_lowercase() || prev.is_ascii_digit()))
-                || (c.is_uppercase() && prev.is_uppercase() && next_lower);
-            if boundary {
-                words.push(std::mem::take(&mut current));
-            }
-        }
-        current.push(c);
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-}
-
-fn capitalized(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 

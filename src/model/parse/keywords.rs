@@ -60,30 +60,8 @@ pub(super) fn join(pointer: &str, token: &str) -> String {
 }
 
 /// `Parent` + `top_error-files` → `ParentTopErrorFiles`: the neutral composition used for
-/// hoisted names. Splits on non-alphanumerics and lower→upper case changes.
-pub fn pascal_case(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut start = true;
-    let mut prev_lower = false;
-    for ch in text.chars() {
-        if !ch.is_alphanumeric() {
-            start = true;
-            prev_lower = false;
-            continue;
-        }
-        if ch.is_uppercase() && prev_lower {
-            start = true;
-        }
-        if start {
-            out.extend(ch.to_uppercase());
-            start = false;
-        } else {
-            out.push(ch);
-        }
-        prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
-    }
-    out
-}
+/// hoisted names (see [`crate::emit::case::pascal_case`]).
+pub use crate::emit::case::pascal_case;
 
 pub(super) fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();

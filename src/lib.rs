@@ -36,7 +36,7 @@ pub mod validate;
 pub use cli::Cli;
 pub use error::{Error, Result};
 pub use symgen_wire::{
-    Protocol, Root, const_str, envelope, internally_tagged_union, schema, string_enum,
+    Protocol, Root, const_str, envelope, internally_tagged_union, json_pointer, schema, string_enum,
 };
 
 /// The building blocks of protocol types: the macros, [`wire::Strict`] decoding,

@@ -412,7 +412,7 @@ fn reply_data_pointer(model: &Model) -> Option<Vec<String>> {
         pointer
             .split('/')
             .skip(1)
-            .map(|segment| segment.replace("~1", "/").replace("~0", "~"))
+            .map(|segment| crate::json_pointer::unescape(segment).into_owned())
             .collect(),
     )
 }

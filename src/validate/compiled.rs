@@ -151,7 +151,7 @@ impl CompiledSchema {
             });
         } else {
             for name in declared {
-                let pointer = format!("/$defs/{}", name.replace('~', "~0").replace('/', "~1"));
+                let pointer = crate::json_pointer::def(&name);
                 let node = document.pointer(&pointer).ok_or_else(|| {
                     Error::Usage(format!("unusable schema: root `{name}` is not in $defs"))
                 })?;

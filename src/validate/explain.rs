@@ -96,7 +96,7 @@ impl<'a> Explainer<'a> {
             }
             ValidationErrorKind::Type { kind } if instance.is_null() && self.is_member(&at) => {
                 let key = at.rsplit('/').next().unwrap_or_default();
-                let key = key.replace("~1", "/").replace("~0", "~");
+                let key = crate::json_pointer::unescape(key);
                 let expected = type_names(kind);
                 let (kind, message) = match self.condition(error) {
                     Some(condition) => (
@@ -557,14 +557,7 @@ fn dedupe(violations: Vec<Violation>) -> Vec<Violation> {
     out
 }
 
-/// `parent/key` as a JSON Pointer, with `key` escaped.
-pub fn child(parent: &str, key: &str) -> String {
-    let mut pointer = String::with_capacity(parent.len() + key.len() + 1);
-    pointer.push_str(parent);
-    pointer.push('/');
-    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-    pointer
-}
+pub use crate::json_pointer::child;
 
 fn same_type(a: &Value, b: &Value) -> bool {
     json_type(a) == json_type(b)

@@ -15,8 +15,7 @@ pub fn offset_of(text: &str, pointer: &str) -> usize {
     if pointer.is_empty() {
         return pos;
     }
-    for raw in pointer.split('/').skip(1) {
-        let segment = raw.replace("~1", "/").replace("~0", "~");
+    for segment in crate::json_pointer::tokens(pointer) {
         match bytes.get(pos) {
             Some(b'{') => match find_member(text, pos, &segment) {
                 Some(value) => pos = value,

@@ -198,7 +198,7 @@ pub fn depth_violation(value: &Value) -> Option<Violation> {
             }
             Value::Object(map) => Box::new(
                 map.iter()
-                    .map(|(k, v)| (k.replace('~', "~0").replace('/', "~1"), v)),
+                    .map(|(k, v)| (crate::json_pointer::escape(k).into_owned(), v)),
             ),
             _ => continue,
         };

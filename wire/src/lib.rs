@@ -22,6 +22,7 @@
 
 mod envelope;
 mod internal;
+pub mod json_pointer;
 mod meta;
 mod probe;
 mod protocol;

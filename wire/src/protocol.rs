@@ -137,10 +137,7 @@ pub fn decode_error<T: DeserializeOwned>(text: &str) -> Option<DecodeError> {
                 pointer.push('/');
                 pointer.push_str(&index.to_string());
             }
-            Segment::Map { key } => {
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-            }
+            Segment::Map { key } => crate::json_pointer::push(&mut pointer, key),
             Segment::Enum { .. } | Segment::Unknown => {}
         }
     }

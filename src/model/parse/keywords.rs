@@ -51,13 +51,7 @@ pub(super) const VALIDATION: &[&str] = &[
     "format",
 ];
 
-pub(super) fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-pub(super) fn join(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape_token(token))
-}
+pub(super) use crate::json_pointer::child as join;
 
 /// `Parent` + `top_error-files` → `ParentTopErrorFiles`: the neutral composition used for
 /// hoisted names (see [`crate::emit::case::pascal_case`]).
@@ -78,10 +72,6 @@ pub(super) fn percent_decode(text: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
-}
-
-pub(super) fn unescape_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
 }
 
 pub(super) fn docs_of(schema: &Map<String, Value>, keep_title: bool) -> Docs {

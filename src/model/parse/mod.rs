@@ -326,7 +326,7 @@ impl<'a> Parser<'a> {
                 if token.contains('/') {
                     break;
                 }
-                let name = unescape_token(token);
+                let name = crate::json_pointer::unescape(token).into_owned();
                 if self.by_name.contains_key(&name) {
                     return Ok(name);
                 }

@@ -21,10 +21,6 @@ use crate::trace::{FoundKind, Question, Tracer};
 /// A refusal: JSON Pointer in the document and message.
 pub(crate) type Refusal = (String, String);
 
-fn def_pointer(name: &str) -> String {
-    format!("/$defs/{}", name.replace('~', "~0").replace('/', "~1"))
-}
-
 /// Applies everything `tracer` found to `defs`.
 pub(crate) fn apply(tracer: &mut Tracer, defs: &mut Map<String, Value>) -> Result<(), Refusal> {
     refuse_shared_names(tracer, defs)?;
@@ -60,7 +56,7 @@ pub(crate) fn apply(tracer: &mut Tracer, defs: &mut Map<String, Value>) -> Resul
                             Some(owner) => aliases.push((owner.clone(), extra.to_owned())),
                             None if strict => {
                                 return Err((
-                                    def_pointer(&target),
+                                    crate::json_pointer::def(&target),
                                     format!(
                                         "serde also accepts the key `{extra}` in `{}`, which the \
                                          schema does not describe and symgen cannot place (a \
@@ -179,7 +175,7 @@ fn refuse_shared_names(tracer: &Tracer, defs: &Map<String, Value>) -> Result<(),
         }
         let list: Vec<&str> = rust.into_iter().collect();
         return Err((
-            def_pointer(name),
+            crate::json_pointer::def(name),
             format!(
                 "{} Rust types share the schema name `{name}` ({}), so schemars tells them \
                  apart only by a number (`{name}2`, ...), which changes whenever the types do; \

@@ -66,8 +66,7 @@ fn find_inexact(value: &Value, pointer: &mut String) -> Result<(), (String, Stri
             }
             for (key, child) in object {
                 let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                crate::json_pointer::push(pointer, key);
                 find_inexact(child, pointer)?;
                 pointer.truncate(len);
             }

@@ -31,6 +31,7 @@ pub mod emit;
 pub mod error;
 pub mod model;
 pub mod project;
+pub mod tags;
 pub mod validate;
 
 pub use cli::Cli;

@@ -1,69 +1,9 @@
-//! Finding the tag of a tagged union in a schema: the property whose `const` (or `enum`)
-//! tells the alternatives of a `oneOf`/`anyOf` apart. With it, a message is judged by the
-//! one alternative its tag selects instead of "matched none of 24 alternatives".
-//!
-//! Works on any schema (symgen's envelopes and unions, serde-style internally tagged
-//! enums, OpenAPI-style discriminated unions in user schemas); symgen's `x-symgen-unknown`
-//! marks the open alternative that takes every other tag (rule R4).
+//! The validator's view of a union's tag: the alternatives of a `oneOf`/`anyOf` with
+//! their `$ref`s followed, handed to the shared tag detection ([`crate::tags`]).
 
 use serde_json::Value;
 
-/// The tag property of a union and what each alternative accepts there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Discriminator {
-    /// The tag property, e.g. `type`.
-    pub key: String,
-    /// One entry per alternative, in order.
-    pub branches: Vec<BranchTag>,
-}
-
-/// What one alternative of a union accepts as its tag.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BranchTag {
-    /// These tag values (a canonical tag and its input aliases; strings, or booleans
-    /// and numbers for tags like `{"active": true}`).
-    Known(Vec<Value>),
-    /// Every tag no other alternative has (the open, unknown case).
-    Unknown,
-}
-
-impl Discriminator {
-    /// The alternative that `tag` selects: a known one, else the open one.
-    pub fn select(&self, tag: &Value) -> Option<usize> {
-        self.branches
-            .iter()
-            .position(|b| matches!(b, BranchTag::Known(tags) if tags.contains(tag)))
-            .or_else(|| self.branches.iter().position(|b| *b == BranchTag::Unknown))
-    }
-
-    /// Whether `tag` is one of the known tags.
-    pub fn knows(&self, tag: &Value) -> bool {
-        self.branches
-            .iter()
-            .any(|b| matches!(b, BranchTag::Known(tags) if tags.contains(tag)))
-    }
-
-    /// Whether an open alternative takes unknown tags.
-    pub fn is_open(&self) -> bool {
-        self.branches.contains(&BranchTag::Unknown)
-    }
-
-    /// Every known tag, in order (canonical tags and aliases).
-    pub fn known_tags(&self) -> impl Iterator<Item = &Value> {
-        self.branches.iter().flat_map(|b| match b {
-            BranchTag::Known(tags) => tags.as_slice(),
-            BranchTag::Unknown => &[],
-        })
-    }
-
-    /// How many alternatives have known tags.
-    pub fn known_count(&self) -> usize {
-        self.branches
-            .iter()
-            .filter(|b| matches!(b, BranchTag::Known(_)))
-            .count()
-    }
-}
+pub use crate::tags::Discriminator;
 
 /// Decodes a JSON Pointer from a URI fragment (`#/$defs/A%20B/oneOf`).
 pub fn fragment_pointer(fragment: &str) -> String {
@@ -110,72 +50,18 @@ pub fn resolve<'a>(document: &'a Value, mut schema: &'a Value) -> &'a Value {
     schema
 }
 
-/// The scalar values a property schema pins: its `const`, or its `enum` when every
-/// value is a string, boolean or number.
-fn pinned_values(property: &Value) -> Option<Vec<Value>> {
-    let scalar = |v: &Value| !(v.is_object() || v.is_array() || v.is_null());
-    if let Some(value) = property.get("const") {
-        return scalar(value).then(|| vec![value.clone()]);
-    }
-    let values = property.get("enum")?.as_array()?;
-    (!values.is_empty() && values.iter().all(scalar)).then(|| values.clone())
-}
-
-fn is_open_branch(branch: &Value, key: &str) -> bool {
-    branch.get("x-symgen-unknown").and_then(Value::as_bool) == Some(true)
-        || branch
-            .get("properties")
-            .and_then(|p| p.get(key))
-            .and_then(|p| p.get("not"))
-            .is_some_and(|not| not.get("enum").is_some() || not.get("const").is_some())
-}
-
-/// The discriminator of the alternatives `branches` (the array of a `oneOf`/`anyOf`),
-/// when one property tells them apart: every alternative pins it to distinct string
-/// values, except at most an open alternative.
+/// The discriminator of the alternatives `branches` (the array of a `oneOf`/`anyOf`,
+/// `$ref`s followed), when one property tells them apart (see [`crate::tags::find`]).
 pub fn discriminator(document: &Value, branches: &[Value]) -> Option<Discriminator> {
     let resolved: Vec<&Value> = branches.iter().map(|b| resolve(document, b)).collect();
-    let first_known = resolved
-        .iter()
-        .find(|b| b.get("x-symgen-unknown").and_then(Value::as_bool) != Some(true))?;
-    let candidates = first_known.get("properties")?.as_object()?;
-    'keys: for (key, property) in candidates {
-        if pinned_values(property).is_none() {
-            continue;
-        }
-        let mut tags = Vec::with_capacity(resolved.len());
-        let mut seen: Vec<Value> = Vec::new();
-        for branch in &resolved {
-            let pinned = branch
-                .get("properties")
-                .and_then(|p| p.get(key))
-                .and_then(pinned_values);
-            match pinned {
-                Some(values) => {
-                    if values.iter().any(|v| seen.contains(v)) {
-                        continue 'keys;
-                    }
-                    seen.extend(values.iter().cloned());
-                    tags.push(BranchTag::Known(values));
-                }
-                None if is_open_branch(branch, key) && !tags.contains(&BranchTag::Unknown) => {
-                    tags.push(BranchTag::Unknown)
-                }
-                None => continue 'keys,
-            }
-        }
-        let known = tags
-            .iter()
-            .filter(|t| matches!(t, BranchTag::Known(_)))
-            .count();
-        if known >= 2 || (known == 1 && tags.len() == 2) {
-            return Some(Discriminator {
-                key: key.clone(),
-                branches: tags,
-            });
-        }
-    }
-    None
+    crate::tags::find(
+        &resolved,
+        crate::tags::Rules {
+            tag_required: false,
+            excluding_is_open: true,
+            min_known: 2,
+        },
+    )
 }
 
 /// A short name for an alternative in messages: its `title`, the name its `$ref`

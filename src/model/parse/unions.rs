@@ -47,7 +47,7 @@ impl Parser<'_> {
 
         let tag = match hinted_tag {
             Some(tag) => Some(tag.to_owned()),
-            None => find_tag(&views, parent_required, &unknown_hint),
+            None => find_tag(&views, parent_required),
         };
         let mut unknown = None;
         let mut variants = Vec::new();
@@ -436,37 +436,48 @@ pub(super) fn dedupe_names(variants: &mut [Variant]) {
 
 /// The key that tags every (known) member: a property that each member requires with a
 /// constant value, distinct across members.
-pub(super) fn find_tag(
-    views: &[View],
-    parent_required: &[String],
-    unknown: &dyn Fn(&View) -> bool,
-) -> Option<String> {
-    let known: Vec<&View> = views.iter().filter(|v| !unknown(v)).collect();
-    let first = known.first()?;
-    let candidates: Vec<String> = first
-        .props()
-        .filter(|(_, schema)| tag_values(schema).is_some())
-        .map(|(key, _)| key.clone())
+/// The tag of a union (see [`crate::tags::find`]): a property every known member
+/// requires (itself, or through the object the union is in) and pins to distinct values.
+pub(super) fn find_tag(views: &[View], parent_required: &[String]) -> Option<String> {
+    let alternatives: Vec<Tagged<'_>> = views
+        .iter()
+        .map(|view| Tagged {
+            view,
+            parent_required,
+        })
         .collect();
-    'candidates: for key in candidates {
-        let mut seen: HashSet<Literal> = HashSet::new();
-        for view in &known {
-            let required = view.requires(&key) || parent_required.contains(&key);
-            let Some((value, aliases)) = view.tag_schema(&key).and_then(tag_values) else {
-                continue 'candidates;
-            };
-            if !required {
-                continue 'candidates;
-            }
-            for v in std::iter::once(value).chain(aliases) {
-                if !seen.insert(v) {
-                    continue 'candidates;
-                }
-            }
-        }
-        return Some(key);
+    let alternatives: Vec<&Tagged<'_>> = alternatives.iter().collect();
+    let rules = crate::tags::Rules {
+        tag_required: true,
+        excluding_is_open: false,
+        min_known: 1,
+    };
+    crate::tags::find(&alternatives, rules).map(|d| d.key)
+}
+
+/// A union member for tag detection: its own properties and those of the object its
+/// `$ref` names; its tag may be required by the object the union is in.
+struct Tagged<'a> {
+    view: &'a View,
+    parent_required: &'a [String],
+}
+
+impl crate::tags::Alternative for Tagged<'_> {
+    fn keys(&self) -> Vec<&str> {
+        self.view.props().map(|(key, _)| key.as_str()).collect()
     }
-    None
+
+    fn property(&self, key: &str) -> Option<&Value> {
+        self.view.tag_schema(key)
+    }
+
+    fn requires(&self, key: &str) -> bool {
+        self.view.requires(key) || self.parent_required.iter().any(|k| k == key)
+    }
+
+    fn is_marked_open(&self) -> bool {
+        self.view.object.get("x-symgen-unknown") == Some(&Value::Bool(true))
+    }
 }
 
 /// Adjacent tagging: every known member has, besides the tag, at most one property,

@@ -11,6 +11,7 @@
 //! names ([`names`]).
 
 pub mod case;
+pub mod doc;
 pub mod names;
 pub mod swift;
 pub mod text;

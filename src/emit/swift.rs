@@ -366,7 +366,7 @@ fn render_module(module: &Module<'_>, runtime: &str) -> Result<Vec<OutputFile>, 
                 }
             }
             TypeKind::Alias(expr) => AliasTemplate {
-                docs: layout::doc_comment(named.docs.description.as_deref(), 0),
+                docs: layout::doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
                 name: name.clone(),
                 target: ctx.swift_type(expr, &named.pointer)?,
             }

@@ -59,7 +59,7 @@ fn render_literal_enum(
     for (value, case) in e.values.iter().zip(&cases) {
         declarations.push(format!(
             "{}{}",
-            doc_comment(value.docs.description.as_deref(), 2),
+            doc_comment(layout::doc_text(&value.docs).as_deref(), 2),
             layout::guarded(format!("  case {case}\n"), 2).trim_end()
         ));
         let arm = format!("    case .{case}: {}\n", types::literal_json(&value.value));
@@ -72,7 +72,7 @@ fn render_literal_enum(
         decode_arms.push(layout::guarded(arm, 4).trim_end().to_owned());
     }
     LiteralEnumTemplate {
-        docs: doc_comment(named.docs.description.as_deref(), 0),
+        docs: doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
         header: layout::type_header(
             0,
             &format!("public enum {name}: "),
@@ -118,7 +118,7 @@ pub fn render(
         };
         declarations.push(format!(
             "{}{}",
-            doc_comment(value.docs.description.as_deref(), 2),
+            doc_comment(layout::doc_text(&value.docs).as_deref(), 2),
             layout::guarded(format!("{declaration}\n"), 2).trim_end()
         ));
         if has_aliases {
@@ -134,7 +134,7 @@ pub fn render(
         }
     }
     let template = StringEnumTemplate {
-        docs: doc_comment(named.docs.description.as_deref(), 0),
+        docs: doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
         name: name.to_owned(),
         header: layout::type_header(
             0,
@@ -171,7 +171,7 @@ fn render_open_enum(
         );
         declarations.push(format!(
             "{}{}",
-            doc_comment(value.docs.description.as_deref(), 2),
+            doc_comment(layout::doc_text(&value.docs).as_deref(), 2),
             layout::guarded(declaration, 2).trim_end()
         ));
         if has_aliases {
@@ -192,7 +192,7 @@ fn render_open_enum(
         .collect::<Vec<_>>()
         .join(", ");
     OpenEnumTemplate {
-        docs: doc_comment(named.docs.description.as_deref(), 0),
+        docs: doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
         name: name.to_owned(),
         header: layout::type_header(
             0,

@@ -266,7 +266,7 @@ pub fn plan_fields(
             swift_type,
             key,
             alias_keys: Vec::new(),
-            doc: field.docs.description.clone(),
+            doc: super::layout::doc_text(&field.docs),
             constant,
             optional,
             default,

@@ -7,6 +7,21 @@ pub const LINE_LIMIT: usize = 100;
 /// Spaces per indentation level (swift-format's default).
 pub const INDENT: usize = 2;
 
+/// The documentation text of a declaration (see [`crate::emit::doc::DocBlock`]): title
+/// and description, marked `Deprecated.` first when the schema says so.
+pub fn doc_text(docs: &crate::model::Docs) -> Option<String> {
+    let text = crate::emit::doc::DocBlock::new(docs).joined();
+    if docs.deprecated && !text.as_deref().unwrap_or("").starts_with("Deprecated") {
+        Some(
+            format!("Deprecated. {}", text.unwrap_or_default())
+                .trim()
+                .to_owned(),
+        )
+    } else {
+        text
+    }
+}
+
 /// `///` doc-comment lines for `text` at `indent` spaces, each line ending in `\n`;
 /// empty when there is no text. Lines longer than the limit are wrapped at spaces;
 /// blank lines stay (as `///`), trailing spaces go.
@@ -17,7 +32,7 @@ pub fn doc_comment(text: Option<&str>, indent: usize) -> String {
     let pad = " ".repeat(indent);
     let width = LINE_LIMIT.saturating_sub(indent + 4).max(20);
     let mut out = String::new();
-    for line in text.lines() {
+    for line in crate::emit::doc::lines(text) {
         let line = line.trim_end();
         if line.is_empty() {
             out.push_str(&format!("{pad}///\n"));

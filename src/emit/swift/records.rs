@@ -52,7 +52,7 @@ pub fn render_record(
     render_struct(
         ctx,
         &named.pointer,
-        named.docs.description.as_deref(),
+        layout::doc_text(&named.docs).as_deref(),
         name,
         &plans,
         &record.additional,

@@ -7,6 +7,7 @@ use askama::Template;
 
 use super::layout::{self, Ts};
 use super::names::{Namespace, property_key};
+use crate::emit::doc::DocBlock;
 use crate::model::{
     Additional, Docs, Enum, Field, Literal, Model, NamedType, Payload, Record, Reply, Tagging,
     TypeExpr, TypeKind, Union, Variant,
@@ -210,24 +211,13 @@ struct Emitter<'m> {
     content_maps: Vec<(String, String)>,
 }
 
+/// The JSDoc lines of a declaration: its [`DocBlock`], the notes, then `@deprecated`.
 fn doc_lines(docs: &Docs, notes: &[String]) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let paragraph = |text: &str, lines: &mut Vec<String>| {
-        if !lines.is_empty() {
-            lines.push(String::new());
-        }
-        lines.extend(text.lines().map(str::to_owned));
-    };
-    if let Some(title) = &docs.title {
-        paragraph(title, &mut lines);
-    }
-    if let Some(description) = &docs.description {
-        paragraph(description, &mut lines);
-    }
-    for note in notes {
-        paragraph(note, &mut lines);
-    }
-    if docs.deprecated {
+    let block = notes
+        .iter()
+        .fold(DocBlock::new(docs), |block, note| block.note(note));
+    let mut lines = block.lines();
+    if block.is_deprecated() {
         if !lines.is_empty() {
             lines.push(String::new());
         }

@@ -76,7 +76,8 @@ pub fn render_union(
     name: &str,
     union: &Union,
 ) -> Result<RenderedUnion, model::Error> {
-    let doc = named.docs.description.as_deref();
+    let doc = layout::doc_text(&named.docs);
+    let doc = doc.as_deref();
     let with_fields = !union.fields.is_empty();
     match (&union.tagging, with_fields) {
         (Tagging::Internal { tag }, false) => {
@@ -181,7 +182,7 @@ impl BodyPlan {
                     let text = records::render_fields_struct(
                         &inner,
                         &variant.pointer,
-                        variant.docs.description.as_deref(),
+                        layout::doc_text(&variant.docs).as_deref(),
                         &nested_name,
                         fields,
                         nested_base,
@@ -335,21 +336,7 @@ pub(super) fn tag_type(
 
 /// The doc comment of a variant: its description, marked when the variant is retired.
 pub(super) fn case_doc(variant: &model::Variant) -> Option<String> {
-    let description = variant.docs.description.clone();
-    if variant.docs.deprecated
-        && !description
-            .as_deref()
-            .unwrap_or("")
-            .starts_with("Deprecated")
-    {
-        Some(
-            format!("Deprecated. {}", description.unwrap_or_default())
-                .trim()
-                .to_owned(),
-        )
-    } else {
-        description
-    }
+    layout::doc_text(&variant.docs)
 }
 
 /// The Swift type of an adjacent variant's content.

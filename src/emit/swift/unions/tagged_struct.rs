@@ -188,7 +188,7 @@ pub(super) fn tagged_struct(
     let declaration = records::render_struct(
         &struct_ctx,
         &named.pointer,
-        named.docs.description.as_deref(),
+        layout::doc_text(&named.docs).as_deref(),
         name,
         &plans,
         &Additional::Allowed,

@@ -382,8 +382,11 @@ fn render_module(module: &Module<'_>, runtime: &str) -> Result<Vec<OutputFile>, 
             &module.input.file_name,
         )?;
         // File names stay unique on case-insensitive file systems too.
-        let file = paths.claim(name.to_lowercase());
-        let file = format!("{name}{}", &file[name.len()..]);
+        // The suffix is cut from the claimed name by the *lowercased* length: lowercasing
+        // may change a name's length (`Ω` → `ω`, `İ` → `i̇`).
+        let lower = name.to_lowercase();
+        let claimed = paths.claim(lower.clone());
+        let file = format!("{name}{}", &claimed[lower.len()..]);
         files.push(OutputFile {
             path: format!("Sources/{}/{file}.swift", module.name),
             contents,

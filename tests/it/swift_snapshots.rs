@@ -209,3 +209,27 @@ fn what_swift_cannot_express_fails_with_file_pointer_message() {
         "nothing written on error"
     );
 }
+
+#[test]
+fn names_whose_case_mapping_changes_length_name_their_files() {
+    // `\u{2126}` (OHM SIGN) lowercases to a shorter `ω`, `İ` to a longer `i̇`. Before,
+    // the file name of such a type was cut by the length of its lowercase form (a panic,
+    // or a wrong name); now identifiers are ASCII (swift-format requires it) with each
+    // other character spelled as its code point, and file names follow them.
+    let files = render(&[root().join("tests/fixtures/schemas/unicode-names.schema.json")]);
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    for file in ["U2126X.swift", "U3C9X.swift", "U130Tem.swift"] {
+        let path = format!("Sources/SymgenUnicodeNames/{file}");
+        assert!(names.contains(&path.as_str()), "no {path} in {names:?}");
+    }
+    let record = &files
+        .iter()
+        .find(|(n, _)| n.ends_with("/U2126X.swift"))
+        .unwrap()
+        .1;
+    // The wire names stay exact.
+    assert!(
+        record.contains("case u1e9eTraUDFE = \"ẞtraße\""),
+        "{record}"
+    );
+}

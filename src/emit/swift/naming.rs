@@ -113,6 +113,35 @@ pub fn escaped(name: &str) -> String {
     }
 }
 
+/// [`words`] with every non-ASCII character spelled as its own word `U` + its code
+/// point in hex (`Ωx` → `U2126`, `x`): generated identifiers are ASCII, as
+/// `swift-format lint` requires, deterministic, and still tell different names apart.
+/// The wire names themselves stay exact in the coding keys' string values.
+fn ascii_words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in words(name) {
+        if word.is_ascii() {
+            out.push(word);
+            continue;
+        }
+        let mut run = String::new();
+        for c in word.chars() {
+            if c.is_ascii() {
+                run.push(c);
+            } else {
+                if !run.is_empty() {
+                    out.push(std::mem::take(&mut run));
+                }
+                out.push(format!("U{:X}", u32::from(c)));
+            }
+        }
+        if !run.is_empty() {
+            out.push(run);
+        }
+    }
+    out
+}
+
 /// Makes sure an identifier does not start with a digit (and is not empty).
 fn guard_start(name: String, prefix: &str) -> String {
     match name.chars().next() {
@@ -144,12 +173,12 @@ fn join(words: &[String], first: impl Fn(&str) -> String) -> String {
 /// with an uppercase letter is kept as it is (`IPCResponse`, `IpcMessage`).
 pub fn type_name(name: &str) -> String {
     let plain = !name.is_empty()
-        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-        && name.chars().next().is_some_and(char::is_uppercase);
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name.chars().next().is_some_and(|c| c.is_ascii_uppercase());
     let base = if plain {
         name.to_owned()
     } else {
-        guard_start(join(&words(name), capitalized), "T")
+        guard_start(join(&ascii_words(name), capitalized), "T")
     };
     if SHADOWING_TYPES.contains(&base.as_str()) || is_keyword(&base) {
         format!("{base}Value")
@@ -166,7 +195,7 @@ const UNUSABLE_MEMBERS: &[&str] = &["self", "super", "init", "deinit", "subscrip
 /// lowercase (an acronym too: `IPCResponse` → `ipcResponse`), the others capitalized
 /// (`project_path` → `projectPath`, `update-section` → `updateSection`).
 pub fn member_name(name: &str) -> String {
-    let words = words(name);
+    let words = ascii_words(name);
     let name = guard_start(join(&words, |w| w.to_lowercase()), "n");
     if UNUSABLE_MEMBERS.contains(&name.as_str()) {
         format!("{name}Value")

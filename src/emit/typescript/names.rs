@@ -88,14 +88,15 @@ const RESERVED: &[&str] = &[
     "yield",
 ];
 
-/// Whether `text` is an ASCII identifier (`[A-Za-z_$][A-Za-z0-9_$]*`). Property names
+/// Whether `text` is an identifier (Unicode XID, plus `$` and `_`), as TypeScript and
+/// prettier read one. Property names
 /// that are not get quoted.
 pub fn is_identifier(text: &str) -> bool {
     let mut chars = text.chars();
     chars
         .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        .is_some_and(|c| unicode_ident::is_xid_start(c) || c == '_' || c == '$')
+        && chars.all(|c| unicode_ident::is_xid_continue(c) || c == '$')
 }
 
 /// Whether `text` can name a type or value as is.

@@ -25,6 +25,8 @@
 //! }
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod cli;
 pub mod emit;

@@ -13,15 +13,15 @@
 //! `MessageSender`). Output is byte-stable: no versions, no timestamps, sorted where the
 //! input has no order.
 
-pub mod enums;
-pub mod fields;
-pub mod layout;
-pub mod naming;
-pub mod records;
-pub mod recursion;
-pub mod templates;
-pub mod types;
-pub mod unions;
+mod enums;
+mod fields;
+mod layout;
+mod naming;
+mod records;
+mod recursion;
+mod templates;
+mod types;
+mod unions;
 
 use std::collections::{BTreeMap, BTreeSet};
 

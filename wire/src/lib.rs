@@ -20,6 +20,8 @@
 //!
 //! Nothing in this crate names a concrete protocol.
 
+#![warn(missing_docs)]
+
 mod envelope;
 mod internal;
 pub mod json_pointer;

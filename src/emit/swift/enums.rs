@@ -80,7 +80,6 @@ fn render_literal_enum(
         )
         .trim_end()
         .to_owned(),
-        name: name.to_owned(),
         name_literal: string_literal(name),
         cases: declarations,
         value_arms,

@@ -82,8 +82,6 @@ pub struct LiteralEnumTemplate {
     pub docs: String,
     /// The declaration line(s) up to the opening brace.
     pub header: String,
-    /// The type name.
-    pub name: String,
     /// The type name as a string literal.
     pub name_literal: String,
     /// Case declarations with their doc comments, indented.

@@ -15,7 +15,7 @@
 
 mod layout;
 mod module;
-pub mod names;
+mod names;
 
 use askama::Template;
 use serde::Deserialize;

@@ -29,6 +29,48 @@ pub enum Error {
     /// A backend cannot render a schema (`file:pointer: message (language)`).
     #[error("{0}")]
     Emit(#[from] crate::emit::EmitError),
+    /// A schema the validator cannot compile: where in it, and why.
+    #[error("{}: unusable schema: {message}", location(file.as_deref(), pointer))]
+    UnusableSchema {
+        /// The schema file, when it came from one.
+        file: Option<String>,
+        /// JSON Pointer of the offending part (`""` for the document).
+        pointer: String,
+        /// Why.
+        message: String,
+    },
+    /// Replies to this request cannot be checked.
+    #[error("replies to `{request}`: {message}")]
+    Reply {
+        /// The request's tag.
+        request: String,
+        /// Why.
+        message: String,
+    },
+    /// The `--schema` inputs hold no schema file.
+    #[error("no schema files (*.json) in {}", list(inputs))]
+    NoSchemaFiles {
+        /// The files and directories given.
+        inputs: Vec<PathBuf>,
+    },
+}
+
+/// `file:pointer`, or the part that is known.
+fn location(file: Option<&str>, pointer: &str) -> String {
+    match (file, pointer) {
+        (Some(file), "") => file.to_owned(),
+        (Some(file), pointer) => format!("{file}:{pointer}"),
+        (None, "") => "schema".to_owned(),
+        (None, pointer) => format!("schema:{pointer}"),
+    }
+}
+
+fn list(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Error {

@@ -181,7 +181,9 @@ pub fn schema_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     files.sort();
     files.dedup();
     if files.is_empty() {
-        return Err(Error::Usage("no schema files found".into()));
+        return Err(Error::NoSchemaFiles {
+            inputs: inputs.to_vec(),
+        });
     }
     Ok(files)
 }

@@ -71,14 +71,31 @@ pub struct CompiledSchema {
     options: SchemaOptions,
 }
 
+fn reply_error(request: &str, message: &str) -> Error {
+    Error::Reply {
+        request: request.to_owned(),
+        message: message.to_owned(),
+    }
+}
+
+fn unusable(pointer: &str, message: impl Into<String>) -> Error {
+    Error::UnusableSchema {
+        file: None,
+        pointer: pointer.to_owned(),
+        message: message.into(),
+    }
+}
+
 fn build(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
     let mut builder = jsonschema::options().with_retriever(options.retriever.clone());
     if let Some(base) = &options.base_uri {
         builder = builder.with_base_uri(base.clone());
     }
-    builder
-        .build(schema)
-        .map_err(|err| Error::Usage(format!("unusable schema: {err}")))
+    builder.build(schema).map_err(|err| Error::UnusableSchema {
+        file: None,
+        pointer: err.instance_path().to_string(),
+        message: err.to_string(),
+    })
 }
 
 /// The schema node a root stands for, with a lone `$ref` (or a single-alternative
@@ -121,9 +138,7 @@ impl CompiledSchema {
     /// validator per root; any other schema is one root.
     pub fn compile(document: Value, options: SchemaOptions) -> Result<Self> {
         if !(document.is_object() || document.is_boolean()) {
-            return Err(Error::Usage(
-                "unusable schema: a JSON Schema is an object or a boolean".into(),
-            ));
+            return Err(unusable("", "a JSON Schema is an object or a boolean"));
         }
         let declared: Vec<String> = document
             .pointer("/x-symgen-protocol/roots")
@@ -153,7 +168,10 @@ impl CompiledSchema {
             for name in declared {
                 let pointer = crate::json_pointer::def(&name);
                 let node = document.pointer(&pointer).ok_or_else(|| {
-                    Error::Usage(format!("unusable schema: root `{name}` is not in $defs"))
+                    unusable(
+                        "/x-symgen-protocol/roots",
+                        format!("root `{name}` is not in $defs"),
+                    )
                 })?;
                 let content_key = node
                     .pointer("/x-symgen-envelope/content")
@@ -225,15 +243,17 @@ impl CompiledSchema {
                 .map(|v| discriminator::resolve(&self.document, v));
             let Some(variant) = variant else { continue };
             if variant.get("x-symgen-is-reply").and_then(Value::as_bool) == Some(true) {
-                return Err(Error::Usage(format!(
-                    "`{request_tag}` is itself a reply; give the tag of the request it answers"
-                )));
+                return Err(reply_error(
+                    request_tag,
+                    "it is itself a reply; give the tag of the request it answers",
+                ));
             }
             return match variant.get("x-symgen-reply") {
-                None => Err(Error::Usage(format!(
-                    "the schema declares no reply for `{request_tag}` (no x-symgen-reply)"
-                ))),
-                Some(Value::Null) => Err(Error::Usage(format!("`{request_tag}` expects no reply"))),
+                None => Err(reply_error(
+                    request_tag,
+                    "the schema declares no reply for it (no x-symgen-reply)",
+                )),
+                Some(Value::Null) => Err(reply_error(request_tag, "it expects no reply")),
                 Some(reply) => {
                     let mut document = match reply {
                         Value::Object(map) => map.clone(),
@@ -258,9 +278,10 @@ impl CompiledSchema {
                 }
             };
         }
-        Err(Error::Usage(format!(
-            "no request is tagged `{request_tag}` in this schema"
-        )))
+        Err(reply_error(
+            request_tag,
+            "no request has this tag in the schema",
+        ))
     }
 }
 

@@ -140,11 +140,25 @@ impl Validator {
 
     /// [`Self::from_schema`] for a schema file; relative `$ref`s resolve next to it.
     pub fn from_schema_file(path: &std::path::Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|err| Error::io(path, err))?;
-        let document: Value = serde_json::from_str(&text)
-            .map_err(|err| Error::Usage(format!("{}: not a JSON schema: {err}", path.display())))?;
-        Self::from_schema(document, SchemaOptions::for_file(path))
-            .map_err(|err| Error::Usage(format!("{}: {err}", path.display())))
+        let text = crate::check::read_text(path)?;
+        let file = Some(path.display().to_string());
+        let document: Value = serde_json::from_str(&text).map_err(|err| Error::UnusableSchema {
+            file: file.clone(),
+            pointer: String::new(),
+            message: format!("not JSON: {err}"),
+        })?;
+        Self::from_schema(document, SchemaOptions::for_file(path)).map_err(|err| match err {
+            Error::UnusableSchema {
+                file: None,
+                pointer,
+                message,
+            } => Error::UnusableSchema {
+                file,
+                pointer,
+                message,
+            },
+            other => other,
+        })
     }
 
     /// Uses `protocol` for reply checking (where reply data sits in a message).
@@ -246,12 +260,11 @@ impl Validator {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
         };
-        let pointer = pointer.ok_or_else(|| {
-            Error::Usage(
-                "replies of this protocol are whole messages (it declares no reply data \
-                 pointer): validate them as such, without --reply-to"
-                    .into(),
-            )
+        let pointer = pointer.ok_or_else(|| Error::Reply {
+            request: request_tag.to_owned(),
+            message: "replies of this protocol are whole messages (it declares no reply data \
+                      pointer): validate them as such, without --reply-to"
+                .into(),
         })?;
         Ok(ReplyValidator {
             reply: self.schema.reply(request_tag)?,

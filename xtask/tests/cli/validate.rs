@@ -98,7 +98,7 @@ fn usage_and_io_errors_exit_2_with_one_line() {
                 "nope",
                 "a.jsonl",
             ],
-            "no request is tagged `nope`",
+            "replies to `nope`: no request has this tag",
         ),
         (
             &[
@@ -109,11 +109,11 @@ fn usage_and_io_errors_exit_2_with_one_line() {
                 "log",
                 "a.jsonl",
             ],
-            "`log` expects no reply",
+            "replies to `log`: it expects no reply",
         ),
         (
             &["validate", "--schema", "bad-schema.json", "a.jsonl"],
-            "bad-schema.json: not a JSON schema",
+            "bad-schema.json: unusable schema: not JSON",
         ),
         (
             &["validate", "--protocol", "P5", "--root", "Nope", "a.jsonl"],

@@ -138,7 +138,8 @@ fn symgen_generator(path: &Path) -> impl Fn() -> Result<usize, String> + '_ {
         let text = text.clone()?;
         let modules = symgen::emit::modules_from_texts(&[(path.display().to_string(), text)])
             .map_err(|e| e.to_string())?;
-        let files = symgen::emit::typescript::render_package(&modules, &Default::default());
+        let files = symgen::emit::typescript::render_package(&modules, &Default::default())
+            .map_err(|e| e.to_string())?;
         Ok(files.iter().map(|f| f.contents.len()).sum())
     }
 }

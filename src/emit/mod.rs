@@ -12,6 +12,7 @@
 
 pub mod case;
 pub mod doc;
+pub mod escape;
 pub mod names;
 pub mod swift;
 pub mod text;

@@ -375,7 +375,7 @@ fn render_module(module: &Module<'_>, runtime: &str) -> Result<Vec<OutputFile>, 
         };
         let contents = render_template(
             &FileTemplate {
-                source: &module.input.file_name,
+                source: &crate::emit::text::one_line(&module.input.file_name),
                 runtime,
                 body: body.trim_end(),
             },
@@ -491,7 +491,7 @@ fn render_codecs(
         None => "nil".to_owned(),
     };
     let template = CodecsTemplate {
-        source: module.input.file_name.clone(),
+        source: crate::emit::text::one_line(&module.input.file_name),
         module: module.name.clone(),
         constant: constant.clone(),
         id: id_literal.clone(),

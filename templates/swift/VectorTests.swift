@@ -10,7 +10,7 @@ final class VectorTests: XCTestCase {
 {% endif %}
   func test{{ suffix }}() throws {
     let counts = try checkVectors({{ constant }})
-    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + {{ id }})
+    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + {{ id|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #})
   }
 {%- endfor %}
 }

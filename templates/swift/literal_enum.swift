@@ -1,13 +1,13 @@
-{{ docs }}{{ header }}
+{{ docs|safe }}{# raw: doc comment rendered by layout::doc_comment from a DocBlock; every line terminator starts a new /// line #}{{ header|safe }}{# raw: a declaration head rendered by layout::type_header from an identifier made by naming.rs #}
 {%- for c in cases %}
-{{ c }}
+{{ c|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
 
   /// The value on the wire.
   public var value: JSONValue {
     switch self {
 {%- for arm in value_arms %}
-{{ arm }}
+{{ arm|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
     }
   }
@@ -16,10 +16,10 @@
     let value = try JSONValue(from: decoder)
     switch value {
 {%- for arm in decode_arms %}
-{{ arm }}
+{{ arm|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
     default:
-      throw DecodingError.unknownValue(value, of: {{ name_literal }}, in: decoder)
+      throw DecodingError.unknownValue(value, of: {{ name_literal|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #}, in: decoder)
     }
   }
 

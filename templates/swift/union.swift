@@ -1,14 +1,14 @@
-{{ docs }}{{ header }}
+{{ docs|safe }}{# raw: doc comment rendered by layout::doc_comment from a DocBlock; every line terminator starts a new /// line #}{{ header|safe }}{# raw: a declaration head rendered by layout::type_header from an identifier made by naming.rs #}
 {%- for c in cases %}
-{{ c }}
+{{ c|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
 {%- if !tag_arms.is_empty() %}
 
   /// The tag on the wire.
-  public var tag: {{ tag_type }} {
+  public var tag: {{ tag_type|safe }}{# raw: a Swift type name (String, Int, Bool) #} {
     switch self {
 {%- for arm in tag_arms %}
-{{ arm }}
+{{ arm|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
     }
   }
@@ -22,22 +22,22 @@
 {%- endif %}
 {%- for n in nested %}
 
-{{ n }}
+{{ n|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
 {%- if codable %}
 {%- if !coding_keys.is_empty() %}
 
   enum CodingKeys: String, CodingKey {
 {%- for k in coding_keys %}
-{{ k }}
+{{ k|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
   }
 {%- endif %}
 
   public init(from decoder: any Decoder) throws {
-{{ decode }}  }
+{{ decode|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}  }
 
   public func encode(to encoder: any Encoder) throws {
-{{ encode }}  }
+{{ encode|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}  }
 {%- endif %}
 }

@@ -6,5 +6,5 @@
 export {};
 {%- endif %}
 {% for (namespace, file) in modules %}
-export * as {{ namespace }} from {{ file }};
+export * as {{ namespace }} from {{ file|js_string }};
 {%- endfor %}

@@ -5,7 +5,7 @@
 
 "use strict";
 {% for (namespace, file) in modules %}
-exports.{{ namespace }} = require({{ file }});
+exports.{{ namespace }} = require({{ file|js_string }});
 {%- endfor %}
 {%- else %}
 {%- if modules.is_empty() %}
@@ -13,6 +13,6 @@ exports.{{ namespace }} = require({{ file }});
 export {};
 {%- endif %}
 {% for (namespace, file) in modules %}
-export * as {{ namespace }} from {{ file }};
+export * as {{ namespace }} from {{ file|js_string }};
 {%- endfor %}
 {%- endif %}

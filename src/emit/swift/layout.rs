@@ -80,7 +80,9 @@ pub fn string_literal(value: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\0' => out.push_str("\\0"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
+            c if c.is_control() || crate::emit::text::is_line_terminator(c) => {
+                out.push_str(&format!("\\u{{{:X}}}", c as u32))
+            }
             c => out.push(c),
         }
     }

@@ -1,202 +1,30 @@
-//! One model → one TypeScript module: the declarations for every named type, the
-//! variant interfaces of unions, the unknown-tag guard and the reply/content maps.
+//! One model → the declarations of one TypeScript module (views the templates render):
+//! every named type, the variant interfaces of unions, the unknown-tag guard and the
+//! reply/content maps.
 
 use std::collections::HashMap;
 
-use askama::Template;
-
-use super::layout::{self, Ts};
+use super::layout::Ts;
 use super::names::{Namespace, property_key};
+use super::view::{Decl, Doc, Member};
 use crate::emit::doc::DocBlock;
 use crate::model::{
     Additional, Docs, Enum, Field, Literal, Model, NamedType, Payload, Record, Reply, Tagging,
     TypeExpr, TypeKind, Union, Variant,
 };
 
-#[derive(Template)]
-#[template(path = "typescript/interface.ts")]
-struct InterfaceTemplate<'a> {
-    doc: &'a str,
-    name: &'a str,
-    extends: &'a str,
-    members: &'a [String],
-}
-
-#[derive(Template)]
-#[template(path = "typescript/declaration.ts")]
-struct DeclarationTemplate<'a> {
-    doc: &'a str,
-    declaration: &'a str,
-}
-
-fn render(template: &impl Template) -> String {
-    // Rendering into a String only fails if a Display impl fails; ours cannot.
-    template.render().unwrap_or_default()
-}
-
 const INT64_NOTE: &str =
     "64-bit integer, typed `number`: exact only up to `Number.MAX_SAFE_INTEGER` (2^53 − 1).";
 
-/// What a module exports at run time (its declarations are in the `.d.ts`).
-#[derive(Debug, Clone)]
-pub enum Runtime {
-    /// `const name = [...]`: the tag values of a union.
-    Tags {
-        /// Doc comment lines.
-        docs: Vec<String>,
-        /// The constant's name.
-        name: String,
-        /// The values, as literals.
-        elements: Vec<String>,
-    },
-    /// `function name(message)`: whether a message is a known variant.
-    Guard {
-        /// Doc comment lines.
-        docs: Vec<String>,
-        /// The function's name.
-        name: String,
-        /// The parameter's type name (`XOrUnknown`).
-        param: String,
-        /// The narrowed type name (`X`).
-        known: String,
-        /// The tags constant it reads.
-        tags: String,
-        /// `message.type` or `message["a-b"]`.
-        access: String,
-    },
-}
-
-impl Runtime {
-    /// The exported name.
-    pub fn name(&self) -> &str {
-        match self {
-            Runtime::Tags { name, .. } | Runtime::Guard { name, .. } => name,
-        }
-    }
-
-    /// Its declaration in the `.d.ts`, with its doc comment.
-    fn declaration(&self) -> String {
-        match self {
-            Runtime::Tags {
-                docs,
-                name,
-                elements,
-            } => format!(
-                "{}{}",
-                layout::jsdoc(0, docs),
-                layout::declare_tuple(name, elements)
-            ),
-            Runtime::Guard {
-                docs,
-                name,
-                param,
-                known,
-                ..
-            } => format!(
-                "{}{}",
-                layout::jsdoc(0, docs),
-                layout::declare_function(
-                    name,
-                    &format!("message: {param}"),
-                    &format!("message is {known}")
-                )
-            ),
-        }
-    }
-
-    /// Its JavaScript, with a doc comment whose JSDoc types refer to the declarations
-    /// in `declarations` (the module's own `.d.ts`, by the specifier that finds it).
-    pub fn javascript(&self, declarations: &str) -> String {
-        match self {
-            Runtime::Tags {
-                docs,
-                name,
-                elements,
-            } => {
-                let mut lines = docs.clone();
-                lines.push(String::new());
-                lines.push(format!("@type {{readonly [{}]}}", elements.join(", ")));
-                format!(
-                    "{}{}",
-                    layout::jsdoc(0, &lines),
-                    layout::const_array(name, elements)
-                )
-            }
-            Runtime::Guard {
-                docs,
-                name,
-                param,
-                known,
-                tags,
-                access,
-            } => {
-                let module = format!("import({})", serde_json::Value::from(declarations));
-                let mut lines = docs.clone();
-                lines.push(String::new());
-                lines.push(format!("@param {{{module}.{param}}} message"));
-                lines.push(format!("@returns {{message is {module}.{known}}}"));
-                let head = format!("function {name}(message) {{");
-                let head = if head.chars().count() <= layout::WIDTH {
-                    head
-                } else {
-                    format!("function {name}(\n  message,\n) {{")
-                };
-                let assign = format!("  const tags = {tags};");
-                let assign = if assign.chars().count() <= layout::WIDTH {
-                    assign
-                } else {
-                    format!("  const tags =\n    {tags};")
-                };
-                format!(
-                    "{}{head}\n  /** @type {{readonly unknown[]}} */\n{assign}\n  return tags.includes({access});\n}}",
-                    layout::jsdoc(0, &lines)
-                )
-            }
-        }
-    }
-}
-
-/// One module, rendered: its declarations (the `.d.ts` text after the header) and its
-/// run-time exports.
-#[derive(Debug, Clone)]
-pub struct Rendered {
-    /// Every declaration, in order, separated by blank lines.
-    pub declarations: String,
-    /// The run-time exports, in order.
-    pub runtime: Vec<Runtime>,
-}
-
-/// One item of a module, in order.
-enum Item {
-    /// A type-level declaration (or the module doc comment).
-    Declaration(String),
-    /// A run-time export.
-    Runtime(Runtime),
-}
-
-/// Renders the module for `model`.
-pub fn render_module(model: &Model) -> Rendered {
+/// The declarations of the module for `model`, in order.
+pub fn render_module(model: &Model) -> Vec<Decl> {
     let mut emitter = Emitter::new(model);
     emitter.module_doc();
     for ty in &model.types {
         emitter.named(ty);
     }
     emitter.shorthands();
-    let mut declarations = Vec::new();
-    let mut runtime = Vec::new();
-    for item in emitter.items {
-        match item {
-            Item::Declaration(text) => declarations.push(text),
-            Item::Runtime(item) => {
-                declarations.push(item.declaration());
-                runtime.push(item);
-            }
-        }
-    }
-    Rendered {
-        declarations: declarations.join("\n\n"),
-        runtime,
-    }
+    emitter.items
 }
 
 struct Emitter<'m> {
@@ -205,14 +33,14 @@ struct Emitter<'m> {
     names: HashMap<&'m str, String>,
     types: Namespace,
     values: Namespace,
-    items: Vec<Item>,
+    items: Vec<Decl>,
     /// Unions with a reply map / content map: (map name, content key).
     reply_maps: Vec<String>,
     content_maps: Vec<(String, String)>,
 }
 
 /// The JSDoc lines of a declaration: its [`DocBlock`], the notes, then `@deprecated`.
-fn doc_lines(docs: &Docs, notes: &[String]) -> Vec<String> {
+fn doc_lines(docs: &Docs, notes: &[String]) -> Doc {
     let block = notes
         .iter()
         .fold(DocBlock::new(docs), |block, note| block.note(note));
@@ -223,7 +51,7 @@ fn doc_lines(docs: &Docs, notes: &[String]) -> Vec<String> {
         }
         lines.push("@deprecated".to_owned());
     }
-    lines
+    Doc(lines)
 }
 
 fn literal(value: &Literal) -> String {
@@ -284,15 +112,13 @@ impl<'m> Emitter<'m> {
         ) {
             docs.title = Some(format!("{title} ({code})."));
         }
-        let mut lines = doc_lines(&docs, &[]);
+        let Doc(mut lines) = doc_lines(&docs, &[]);
         if lines.is_empty() {
             return;
         }
         lines.push(String::new());
         lines.push("@module".to_owned());
-        let doc = layout::jsdoc(0, &lines);
-        self.items
-            .push(Item::Declaration(doc.trim_end().to_owned()));
+        self.items.push(Decl::ModuleDoc(Doc(lines)));
     }
 
     fn ts(&self, expr: &TypeExpr) -> Ts {
@@ -311,40 +137,27 @@ impl<'m> Emitter<'m> {
         }
     }
 
-    fn push_declaration(&mut self, docs: &[String], declaration: String) {
-        let doc = layout::jsdoc(0, docs);
-        self.items
-            .push(Item::Declaration(render(&DeclarationTemplate {
-                doc: &doc,
-                declaration: &declaration,
-            })));
+    /// `export type head = ty;`.
+    fn push_alias(&mut self, doc: Doc, head: impl Into<String>, ty: Ts) {
+        self.items.push(Decl::Alias {
+            doc,
+            head: head.into(),
+            ty,
+        });
     }
 
-    fn push_interface(
-        &mut self,
-        docs: &[String],
-        name: &str,
-        extends: &[String],
-        members: &[String],
-    ) {
-        let doc = layout::jsdoc(0, docs);
-        let extends = if extends.is_empty() {
-            String::new()
-        } else {
-            format!(" extends {}", extends.join(", "))
-        };
-        self.items
-            .push(Item::Declaration(render(&InterfaceTemplate {
-                doc: &doc,
-                name,
-                extends: &extends,
-                members,
-            })));
+    fn push_interface(&mut self, doc: Doc, name: &str, extends: &[String], members: Vec<Member>) {
+        self.items.push(Decl::Interface {
+            doc,
+            name: name.to_owned(),
+            extends: extends.to_vec(),
+            members,
+        });
     }
 
-    /// The property lines of a field (plus its deprecated alias properties when the
-    /// field is optional).
-    fn field_members(&self, field: &Field, out: &mut Vec<String>) {
+    /// The properties of a field (plus its deprecated alias properties when the field
+    /// is optional).
+    fn field_members(&self, field: &Field, out: &mut Vec<Member>) {
         let mut notes = Vec::new();
         if is_int64(&field.ty) {
             notes.push(INT64_NOTE.to_owned());
@@ -365,28 +178,30 @@ impl<'m> Emitter<'m> {
             property_key(&field.name),
             if field.required { "" } else { "?" }
         );
-        let doc = layout::jsdoc(2, &doc_lines(&field.docs, &notes));
-        out.push(format!("{doc}{}", layout::property(2, &key, &ty)));
+        out.push(Member {
+            doc: doc_lines(&field.docs, &notes),
+            key,
+            ty: ty.clone(),
+        });
         if !field.required {
             for alias in &field.aliases {
-                let doc = layout::jsdoc(
-                    2,
-                    &[
+                out.push(Member {
+                    doc: Doc(vec![
                         format!(
                             "Input alias of `{}`: accepted on receive, never emitted.",
                             field.name
                         ),
                         String::new(),
                         "@deprecated".to_owned(),
-                    ],
-                );
-                let key = format!("{}?", property_key(alias));
-                out.push(format!("{doc}{}", layout::property(2, &key, &ty)));
+                    ]),
+                    key: format!("{}?", property_key(alias)),
+                    ty: ty.clone(),
+                });
             }
         }
     }
 
-    fn fields_members(&self, fields: &[Field]) -> Vec<String> {
+    fn fields_members(&self, fields: &[Field]) -> Vec<Member> {
         let mut out = Vec::new();
         for field in fields {
             if field.aliases.is_empty() || !field.required {
@@ -462,14 +277,14 @@ impl<'m> Emitter<'m> {
                 } else {
                     Vec::new()
                 };
-                let docs = doc_lines(&ty.docs, &notes);
-                self.push_declaration(&docs, layout::type_alias(&name, &self.ts(expr)));
+                let ty_ts = self.ts(expr);
+                self.push_alias(doc_lines(&ty.docs, &notes), name, ty_ts);
             }
             TypeKind::Union(union) => self.union(ty, &name, union),
         }
     }
 
-    fn record_members(&self, record: &Record) -> Vec<String> {
+    fn record_members(&self, record: &Record) -> Vec<Member> {
         let mut members = self.fields_members(&record.fields);
         let index = match &record.additional {
             Additional::Allowed if record.fields.is_empty() => Some(Ts::Atom("unknown".into())),
@@ -505,7 +320,7 @@ impl<'m> Emitter<'m> {
             }
         };
         if let Some(index) = index {
-            members.push(layout::property(2, "[key: string]", &index));
+            members.push(Member::new("[key: string]", index));
         }
         members
     }
@@ -513,22 +328,22 @@ impl<'m> Emitter<'m> {
     fn record(&mut self, ty: &NamedType, name: &str, record: &Record) {
         let groups = self.alias_groups(&record.fields);
         if groups.is_empty() {
-            let docs = doc_lines(&ty.docs, &[]);
             let members = self.record_members(record);
-            self.push_interface(&docs, name, &[], &members);
+            self.push_interface(doc_lines(&ty.docs, &[]), name, &[], members);
             return;
         }
         let fields_name = self.types.claim(&format!("{name}Fields"));
-        let docs = doc_lines(&ty.docs, &Self::alias_notes(&record.fields));
-        self.push_declaration(
-            &docs,
-            layout::intersection_alias(name, &fields_name, &groups),
-        );
+        self.items.push(Decl::Intersection {
+            doc: doc_lines(&ty.docs, &Self::alias_notes(&record.fields)),
+            name: name.to_owned(),
+            first: fields_name.clone(),
+            groups,
+        });
         let members = self.record_members(record);
-        let fields_docs = vec![format!(
+        let fields_doc = Doc(vec![format!(
             "The fields of `{name}` besides the ones that have input aliases."
-        )];
-        self.push_interface(&fields_docs, &fields_name, &[], &members);
+        )]);
+        self.push_interface(fields_doc, &fields_name, &[], members);
     }
 
     fn enumeration(&mut self, ty: &NamedType, name: &str, values: &Enum) {
@@ -580,8 +395,7 @@ impl<'m> Emitter<'m> {
         } else {
             Ts::Union(members)
         };
-        let docs = doc_lines(&ty.docs, &notes);
-        self.push_declaration(&docs, layout::type_alias(name, &ts));
+        self.push_alias(doc_lines(&ty.docs, &notes), name, ts);
     }
 
     fn union(&mut self, ty: &NamedType, name: &str, union: &Union) {
@@ -644,15 +458,14 @@ impl<'m> Emitter<'m> {
         } else {
             Ts::Union(members)
         };
-        let docs = doc_lines(&ty.docs, &notes);
-        self.push_declaration(&docs, layout::type_alias(name, &union_ts));
+        self.push_alias(doc_lines(&ty.docs, &notes), name, union_ts);
 
         if let Some(base) = &base {
             let members = self.fields_members(&union.fields);
-            let docs = vec![format!(
+            let doc = Doc(vec![format!(
                 "The fields every `{name}` carries besides `{tag}`."
-            )];
-            self.push_interface(&docs, base, &[], &members);
+            )]);
+            self.push_interface(doc, base, &[], members);
         }
         let tag_key = property_key(tag);
         for (variant, variant_name) in union.variants.iter().zip(&variant_names) {
@@ -680,7 +493,7 @@ impl<'m> Emitter<'m> {
         tag_key: &str,
     ) {
         let mut extends: Vec<String> = base.map(str::to_owned).into_iter().collect();
-        let mut members = vec![layout::property(2, tag_key, &Self::tag_type(variant))];
+        let mut members = vec![Member::new(tag_key, Self::tag_type(variant))];
         let mut intersect: Option<Ts> = None;
         match &variant.payload {
             Payload::Unit => {}
@@ -700,20 +513,20 @@ impl<'m> Emitter<'m> {
             Reply::Unspecified => {}
         }
         let _ = union;
-        let docs = doc_lines(&variant.docs, &notes);
+        let doc = doc_lines(&variant.docs, &notes);
         match intersect {
-            None => self.push_interface(&docs, variant_name, &extends, &members),
+            None => self.push_interface(doc, variant_name, &extends, members),
             Some(payload) => {
                 // The payload is not an interface (a union or a map): intersect.
-                let tag_object = format!("{{ {} }}", members.join(" ").trim());
+                let flat: Vec<String> = members.iter().map(Member::flat).collect();
+                let tag_object = format!("{{ {} }}", flat.join(" "));
                 let mut parts: Vec<String> = extends;
                 parts.push(tag_object);
                 parts.push(match payload {
                     Ts::Union(_) => format!("({})", payload.flat()),
                     other => other.flat(),
                 });
-                let declaration = layout::type_alias(variant_name, &Ts::Atom(parts.join(" & ")));
-                self.push_declaration(&docs, declaration);
+                self.push_alias(doc, variant_name, Ts::Atom(parts.join(" & ")));
             }
         }
     }
@@ -731,31 +544,30 @@ impl<'m> Emitter<'m> {
             return;
         };
         let tag_key = property_key(tag);
-        let mut members = vec![layout::property(2, &tag_key, &Ts::Atom("string".into()))];
+        let mut members = vec![Member::new(tag_key, Ts::Atom("string".into()))];
         match &union.tagging {
-            Tagging::Adjacent { content, .. } => members.push(layout::property(
-                2,
-                &format!("{}?", property_key(content)),
-                &Ts::Atom("unknown".into()),
+            Tagging::Adjacent { content, .. } => members.push(Member::new(
+                format!("{}?", property_key(content)),
+                Ts::Atom("unknown".into()),
             )),
-            _ => members.push(layout::property(
-                2,
-                "[key: string]",
-                &Ts::Atom("unknown".into()),
-            )),
+            _ => members.push(Member::new("[key: string]", Ts::Atom("unknown".into()))),
         }
         let extends: Vec<String> = base.map(str::to_owned).into_iter().collect();
-        let docs = doc_lines(&unknown.docs, &[]);
-        self.push_interface(&docs, unknown_name, &extends, &members);
+        self.push_interface(
+            doc_lines(&unknown.docs, &[]),
+            unknown_name,
+            &extends,
+            members,
+        );
 
-        let docs = vec![format!(
+        let doc = Doc(vec![format!(
             "`{name}` as received: a known variant, or one whose `{tag}` this schema does not know."
-        )];
+        )]);
         let ts = Ts::Union(vec![
             Ts::Atom(name.to_owned()),
             Ts::Atom(unknown_name.to_owned()),
         ]);
-        self.push_declaration(&docs, layout::type_alias(or_unknown, &ts));
+        self.push_alias(doc, or_unknown, ts);
 
         let tags_name = self.values.claim_value(&format!("{name}Tags"));
         let tags: Vec<String> = union
@@ -764,32 +576,27 @@ impl<'m> Emitter<'m> {
             .flat_map(|v| v.tag.iter().chain(&v.tag_aliases))
             .map(literal)
             .collect();
-        let docs = vec![format!(
+        let doc = Doc(vec![format!(
             "Every `{tag}` value of the known `{name}` variants, input aliases included."
-        )];
-        self.items.push(Item::Runtime(Runtime::Tags {
-            docs,
+        )]);
+        self.items.push(Decl::Tags {
+            doc,
             name: tags_name.clone(),
             elements: tags,
-        }));
+        });
 
         let guard = self.values.claim_value(&format!("isKnown{name}"));
-        let access = if super::names::is_identifier(tag) {
-            format!("message.{tag}")
-        } else {
-            format!("message[{}]", property_key(tag))
-        };
-        let docs = vec![format!(
+        let doc = Doc(vec![format!(
             "Whether `message` is a known `{name}` variant; narrows to `{name}` (then switch on `{tag}`) or to `{unknown_name}`."
-        )];
-        self.items.push(Item::Runtime(Runtime::Guard {
-            docs,
+        )]);
+        self.items.push(Decl::Guard {
+            doc,
             name: guard,
             param: or_unknown.to_owned(),
             known: name.to_owned(),
             tags: tags_name,
-            access,
-        }));
+            tag: tag.to_owned(),
+        });
     }
 
     /// The content map (adjacent tagging) and the reply map (when replies are known),
@@ -817,24 +624,21 @@ impl<'m> Emitter<'m> {
                 if let Payload::Content(field) = &variant.payload {
                     let ty = self.ts(field.ty.non_null());
                     for key in keys(variant) {
-                        members.push(layout::property(2, &key, &ty));
+                        members.push(Member::new(key, ty.clone()));
                     }
                 }
             }
             if !members.is_empty() {
                 let suffix = crate::model::pascal_case(content);
                 let map = self.types.claim(&format!("{name}{suffix}Map"));
-                let docs = vec![format!(
+                let doc = Doc(vec![format!(
                     "The `{content}` type of each `{name}` variant, by `{tag}`."
-                )];
-                self.push_interface(&docs, &map, &[], &members);
+                )]);
+                self.push_interface(doc, &map, &[], members);
                 let lookup = self.types.claim(&format!("{name}{suffix}For"));
-                let docs = vec![format!("The `{content}` type for `{tag}` value `T`.")];
+                let doc = Doc(vec![format!("The `{content}` type for `{tag}` value `T`.")]);
                 let ts = Ts::Atom(format!("{map}[T]"));
-                self.push_declaration(
-                    &docs,
-                    layout::type_alias(&format!("{lookup}<T extends keyof {map}>"), &ts),
-                );
+                self.push_alias(doc, format!("{lookup}<T extends keyof {map}>"), ts);
                 self.content_maps.push((map, content.clone()));
             }
         }
@@ -844,23 +648,20 @@ impl<'m> Emitter<'m> {
                 if let Reply::Data(expr) = &variant.reply {
                     let ty = self.ts(expr);
                     for key in keys(variant) {
-                        members.push(layout::property(2, &key, &ty));
+                        members.push(Member::new(key, ty.clone()));
                     }
                 }
             }
             let tag = union.tag_key().unwrap_or("tag");
             let map = self.types.claim(&format!("{name}ReplyMap"));
-            let docs = vec![format!(
+            let doc = Doc(vec![format!(
                 "The reply data type of each `{name}` request that expects a reply, by `{tag}` (rule R8). Requests without a reply are absent."
-            )];
-            self.push_interface(&docs, &map, &[], &members);
+            )]);
+            self.push_interface(doc, &map, &[], members);
             let lookup = self.types.claim(&format!("{name}ReplyFor"));
-            let docs = vec![format!("The reply data type of request `T`.")];
+            let doc = Doc(vec!["The reply data type of request `T`.".to_owned()]);
             let ts = Ts::Atom(format!("{map}[T]"));
-            self.push_declaration(
-                &docs,
-                layout::type_alias(&format!("{lookup}<T extends keyof {map}>"), &ts),
-            );
+            self.push_alias(doc, format!("{lookup}<T extends keyof {map}>"), ts);
             self.reply_maps.push(map);
         }
     }
@@ -930,28 +731,32 @@ impl<'m> Emitter<'m> {
         }) {
             notes.push(INT64_NOTE.to_owned());
         }
-        let docs = doc_lines(&ty.docs, &notes);
+        let doc = doc_lines(&ty.docs, &notes);
         let ts = if members.len() == 1 {
             members.remove(0)
         } else {
             Ts::Union(members)
         };
         if union.fields.is_empty() {
-            self.push_declaration(&docs, layout::type_alias(name, &ts));
+            self.push_alias(doc, name, ts);
         } else {
             let base = self.types.claim(&format!("{name}Base"));
             let group: Vec<String> = match &ts {
                 Ts::Union(parts) => parts.iter().map(Ts::flat).collect(),
                 other => vec![other.flat()],
             };
-            self.push_declaration(&docs, layout::intersection_alias(name, &base, &[group]));
+            self.items.push(Decl::Intersection {
+                doc,
+                name: name.to_owned(),
+                first: base.clone(),
+                groups: vec![group],
+            });
             let members = self.fields_members(&union.fields);
-            let docs = vec![format!("The fields every `{name}` carries.")];
-            self.push_interface(&docs, &base, &[], &members);
+            let doc = Doc(vec![format!("The fields every `{name}` carries.")]);
+            self.push_interface(doc, &base, &[], members);
         }
         for (inner, docs, members) in extra {
-            let docs = doc_lines(&docs, &[]);
-            self.push_interface(&docs, &inner, &[], &members);
+            self.push_interface(doc_lines(&docs, &[]), &inner, &[], members);
         }
     }
 
@@ -961,28 +766,22 @@ impl<'m> Emitter<'m> {
         if let [map] = self.reply_maps.as_slice() {
             let map = map.clone();
             if self.types.try_claim("ReplyFor") {
-                let docs = vec![format!(
+                let doc = Doc(vec![format!(
                     "Shorthand: the reply data type of request `T` (see `{map}`)."
-                )];
+                )]);
                 let ts = Ts::Atom(format!("{map}[T]"));
-                self.push_declaration(
-                    &docs,
-                    layout::type_alias(&format!("ReplyFor<T extends keyof {map}>"), &ts),
-                );
+                self.push_alias(doc, format!("ReplyFor<T extends keyof {map}>"), ts);
             }
         }
         if let [(map, content)] = self.content_maps.as_slice() {
             let (map, content) = (map.clone(), content.clone());
             let short = format!("{}For", crate::model::pascal_case(&content));
             if super::names::is_usable(&short) && self.types.try_claim(&short) {
-                let docs = vec![format!(
+                let doc = Doc(vec![format!(
                     "Shorthand: the `{content}` type for tag `T` (see `{map}`)."
-                )];
+                )]);
                 let ts = Ts::Atom(format!("{map}[T]"));
-                self.push_declaration(
-                    &docs,
-                    layout::type_alias(&format!("{short}<T extends keyof {map}>"), &ts),
-                );
+                self.push_alias(doc, format!("{short}<T extends keyof {map}>"), ts);
             }
         }
     }

@@ -68,7 +68,7 @@ struct VectorCounts {
   var unknown = 0
 }
 
-/// The project's conformance vector directory (override with SYMGEN_VECTORS): {{ vectors }}
+/// The project's conformance vector directory (override with SYMGEN_VECTORS): {{ vectors|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #}
 /// relative to the package.
 func vectorsDirectory() -> URL {
   if let path = ProcessInfo.processInfo.environment["SYMGEN_VECTORS"] {
@@ -78,7 +78,7 @@ func vectorsDirectory() -> URL {
   for _ in 0..<3 {
     url.deleteLastPathComponent()
   }
-  return url.appendingPathComponent({{ vectors }}).standardizedFileURL
+  return url.appendingPathComponent({{ vectors|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #}).standardizedFileURL
 }
 
 func loadVectors(_ protocolId: String, _ kind: String) throws -> [Vector] {

@@ -8,13 +8,14 @@
 mod support;
 
 mod bench_inputs;
+mod emit_snapshots;
 mod json_schema_test_suite;
 mod model;
 mod readme;
 mod schemars_fixture;
 mod serde_fidelity;
-mod swift_snapshots;
-mod typescript_snapshots;
+mod swift_package;
+mod typescript_package;
 mod validate_agreement;
 mod validate_vectors;
 mod vectors;

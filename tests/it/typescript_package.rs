@@ -1,6 +1,7 @@
-//! The TypeScript generator on the fixture schemas: insta snapshots of each module,
-//! byte-identical output when generating twice, `symgen ts --schema` on a user schema,
-//! and the `file:pointer: message` error with exit code 1 for unsupported constructs.
+//! The TypeScript package (its snapshots are in `emit_snapshots.rs`): byte-identical
+//! output when generating twice, the package's files, `symgen ts --schema` on a user
+//! schema, and the `file:pointer: message` error with exit code 1 for unsupported
+//! constructs.
 
 use crate::support::cli;
 
@@ -30,29 +31,6 @@ fn render(paths: &[PathBuf]) -> Vec<(String, String)> {
         .into_iter()
         .map(|file| (file.path, file.contents))
         .collect()
-}
-
-#[test]
-fn fixture_modules_snapshot() {
-    let files = fixtures();
-    assert!(files.len() >= 4, "fixtures: {files:?}");
-    for path in files {
-        let stem = emit::module_stem(&path);
-        let rendered = render(std::slice::from_ref(&path));
-        // The declarations, then the CommonJS run-time module, under path headers (the
-        // ES module and its declarations differ only in export syntax and extensions).
-        let module: Vec<String> = [format!("{stem}.d.ts"), format!("{stem}.js")]
-            .iter()
-            .map(|file| {
-                let (_, text) = rendered
-                    .iter()
-                    .find(|(name, _)| name == file)
-                    .expect("the module file");
-                format!("// ---- {file}\n{text}")
-            })
-            .collect();
-        insta::assert_snapshot!(stem.clone(), module.join("\n"));
-    }
 }
 
 #[test]

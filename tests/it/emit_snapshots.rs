@@ -66,7 +66,11 @@ fn every_backend_renders_every_fixture_as_snapshotted() {
                 .filter(|(path, _)| !invariant.contains(path))
                 .map(|(path, contents)| format!("// ---- {path}\n{contents}"))
                 .collect();
-            assert!(!text.is_empty(), "{}/{stem}: nothing to snapshot", backend.name());
+            assert!(
+                !text.is_empty(),
+                "{}/{stem}: nothing to snapshot",
+                backend.name()
+            );
             insta::assert_snapshot!(format!("{}__{stem}", backend.name()), text.join("\n"));
         }
     }

@@ -166,6 +166,7 @@ fn run_replies(id: &str) {
         other => panic!("no reply carrier for {other}"),
     };
     let mut checked = 0;
+    let all = Seen::default();
     for root in protocol.roots() {
         for variant in root.variants() {
             let Ok(reply) = validator.reply_to(variant.tag) else {
@@ -200,6 +201,7 @@ fn run_replies(id: &str) {
                 failure_persistence: None,
                 ..Config::default()
             });
+            let seen = Seen::default();
             let result = runner.run(&strategy, |(data, kind, at, mutated)| {
                 let data = if mutated {
                     mutate(data, kind, at)
@@ -211,12 +213,21 @@ fn run_replies(id: &str) {
                     .pointer_mut(pointer)
                     .unwrap_or_else(|| panic!("{pointer}")) = data.clone();
                 let text = serde_json::to_string(&message).unwrap();
+                // `null` data is absent data (R3); otherwise serde must have a typed
+                // verdict: a request the validator checks replies for has a reply type.
                 let serde = match protocol.reply_roundtrip(variant.tag, &data) {
                     _ if data.is_null() => Outcome::Valid,
                     Some(Ok(_)) => Outcome::Valid,
                     Some(Err(_)) => Outcome::Invalid,
-                    None => return Ok(()),
+                    None => {
+                        return Err(TestCaseError::fail(format!(
+                            "{id} {}: the validator checks its replies but serde has no reply type",
+                            variant.tag
+                        )));
+                    }
                 };
+                seen.add(serde);
+                all.add(serde);
                 let report = reply.validate_str(&text);
                 prop_assert_eq!(
                     report.outcome,
@@ -235,10 +246,23 @@ fn run_replies(id: &str) {
             if let Err(err) = result {
                 panic!("{err}");
             }
+            // Every case was compared, and the generator produced valid reply data.
+            let valid = seen.valid.load(Ordering::Relaxed);
+            let compared = valid + seen.invalid.load(Ordering::Relaxed);
+            assert!(
+                compared >= 200 && valid > 0,
+                "{id} {}: {compared} cases compared, {valid} valid",
+                variant.tag
+            );
             checked += 1;
         }
     }
     assert!(checked >= 2, "{id}: only {checked} reply types checked");
+    // And the mutations broke some reply data of the protocol.
+    assert!(
+        all.invalid.load(Ordering::Relaxed) > 0,
+        "{id}: no mutated reply data was invalid"
+    );
 }
 
 fn tag_key(id: &str) -> &'static str {

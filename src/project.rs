@@ -40,6 +40,7 @@ pub const FILE_NAME: &str = "symgen.toml";
 
 /// A problem with a project file: the file, where in it, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Error {
     /// The project file as found.
     pub file: PathBuf,

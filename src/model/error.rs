@@ -5,6 +5,7 @@ use std::fmt;
 /// A schema the model cannot represent, or cannot read. Displayed as
 /// `file:json-pointer: message` (the pointer is empty for the document itself).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Error {
     /// The schema file, as the caller named it.
     pub file: String,

@@ -72,6 +72,7 @@
 mod error;
 mod outline;
 mod parse;
+mod walk;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -59,14 +59,7 @@ fn literal(value: &Literal) -> String {
 }
 
 fn is_int64(expr: &TypeExpr) -> bool {
-    match expr {
-        TypeExpr::Integer(int) => int.width.bits() == 64,
-        TypeExpr::Nullable(inner) | TypeExpr::Array(inner) | TypeExpr::Map(inner) => {
-            is_int64(inner)
-        }
-        TypeExpr::Tuple(items) => items.iter().any(is_int64),
-        _ => false,
-    }
+    expr.any(&mut |e| matches!(e, TypeExpr::Integer(int) if int.width.bits() == 64))
 }
 
 impl<'m> Emitter<'m> {

@@ -24,6 +24,7 @@ pub use parts::{add_constraint, at_least_one_of, clean_doc};
 
 /// A protocol whose types cannot be represented exactly; names the schema location.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Error {
     /// The schema file, e.g. `chat.schema.json`.
     pub file: String,

@@ -14,7 +14,23 @@ use super::types::TypeContext;
 /// Conformances of every generated value type.
 pub const VALUE_CONFORMANCES: &str = "Codable, Hashable, Sendable";
 
-/// Everything that goes into one struct besides its planned fields.
+/// A struct to render: where it comes from, its docs, name and fields.
+pub struct StructSpec<'a> {
+    /// JSON Pointer of its schema (for errors).
+    pub pointer: &'a str,
+    /// Its doc text.
+    pub doc: Option<&'a str>,
+    /// Its Swift name.
+    pub name: &'a str,
+    /// Its planned fields.
+    pub plans: &'a [FieldPlan],
+    /// What it does with other keys.
+    pub additional: &'a Additional,
+    /// The indentation of the declaration.
+    pub base: usize,
+}
+
+/// What a struct has besides its fields (an envelope's body, a union's extras).
 #[derive(Debug, Default)]
 pub struct StructExtras {
     /// Extra protocols after the value conformances (e.g. `OpenUnion`).
@@ -51,13 +67,15 @@ pub fn render_record(
     };
     render_struct(
         ctx,
-        &named.pointer,
-        layout::doc_text(&named.docs).as_deref(),
-        name,
-        &plans,
-        &record.additional,
+        StructSpec {
+            pointer: &named.pointer,
+            doc: layout::doc_text(&named.docs).as_deref(),
+            name,
+            plans: &plans,
+            additional: &record.additional,
+            base,
+        },
         extras,
-        base,
     )
 }
 
@@ -170,29 +188,33 @@ pub fn render_fields_struct(
     let plans = plan_fields(ctx, "", fields, &mut scope, &mut keys)?;
     render_struct(
         ctx,
-        pointer,
-        doc,
-        name,
-        &plans,
-        &Additional::Allowed,
+        StructSpec {
+            pointer,
+            doc,
+            name,
+            plans: &plans,
+            additional: &Additional::Allowed,
+            base,
+        },
         StructExtras::default(),
-        base,
     )
 }
 
 /// Renders a struct from planned fields and extras, for a declaration at `base` spaces
 /// of indentation (the result is indented accordingly, without a final newline).
-#[allow(clippy::too_many_arguments)]
 pub fn render_struct(
     ctx: &TypeContext<'_>,
-    pointer: &str,
-    doc: Option<&str>,
-    name: &str,
-    plans: &[FieldPlan],
-    additional: &Additional,
+    spec: StructSpec<'_>,
     extras: StructExtras,
-    base: usize,
 ) -> Result<String, model::Error> {
+    let StructSpec {
+        pointer,
+        doc,
+        name,
+        plans,
+        additional,
+        base,
+    } = spec;
     // Typed extra keys beside the fields (`additionalProperties: {schema}`): kept in a
     // dictionary property.
     let others = match additional {

@@ -38,14 +38,16 @@ pub(super) fn adjacent_enum(
     render_enum(
         ctx,
         body,
-        doc,
-        "JSONValue?",
-        ADJACENT_UNKNOWN_DOC,
-        true,
-        coding_keys,
-        decode.finish(),
-        encode.finish(),
-        0,
+        EnumParts {
+            doc,
+            unknown_payload: "JSONValue?",
+            unknown_doc: ADJACENT_UNKNOWN_DOC,
+            codable: true,
+            coding_keys,
+            decode: decode.finish(),
+            encode: encode.finish(),
+            base: 0,
+        },
     )
 }
 

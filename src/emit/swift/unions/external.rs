@@ -131,14 +131,16 @@ pub(super) fn external_enum(
     render_enum(
         ctx,
         body,
-        doc,
-        "JSONValue?",
-        "A value whose tag this schema does not know (rule R4): the raw tag and content \
-         (`nil` for a bare string), re-encoded unchanged.",
-        true,
-        Vec::new(),
-        decode.finish(),
-        encode.finish(),
-        0,
+        EnumParts {
+            doc,
+            unknown_payload: "JSONValue?",
+            unknown_doc: "A value whose tag this schema does not know (rule R4): the raw tag and content \
+             (`nil` for a bare string), re-encoded unchanged.",
+            codable: true,
+            coding_keys: Vec::new(),
+            decode: decode.finish(),
+            encode: encode.finish(),
+            base: 0,
+        },
     )
 }

@@ -84,14 +84,16 @@ pub(super) fn internal_enum(
     render_enum(
         ctx,
         body,
-        doc,
-        "[String: JSONValue]",
-        "A message whose tag this protocol does not know (rule R4): the raw tag and the \
-         object's other keys, re-encoded unchanged.",
-        true,
-        Vec::new(),
-        decode.finish(),
-        encode.finish(),
-        base,
+        EnumParts {
+            doc,
+            unknown_payload: "[String: JSONValue]",
+            unknown_doc: "A message whose tag this protocol does not know (rule R4): the raw tag and the \
+             object's other keys, re-encoded unchanged.",
+            codable: true,
+            coding_keys: Vec::new(),
+            decode: decode.finish(),
+            encode: encode.finish(),
+            base: base,
+        },
     )
 }

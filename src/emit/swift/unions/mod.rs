@@ -435,19 +435,42 @@ pub(super) fn coding_key(case: &str, wire: &str) -> String {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What a union enum has besides its cases: docs, the unknown case's payload type and
+/// docs, and (when it codes itself) its coding keys and coding bodies.
+pub(super) struct EnumParts<'a> {
+    /// The doc comment text.
+    pub doc: Option<&'a str>,
+    /// The unknown case's payload type.
+    pub unknown_payload: &'a str,
+    /// The unknown case's doc text.
+    pub unknown_doc: &'a str,
+    /// Whether the enum is `Codable` itself.
+    pub codable: bool,
+    /// `CodingKeys` cases.
+    pub coding_keys: Vec<String>,
+    /// Body of `init(from:)`.
+    pub decode: String,
+    /// Body of `encode(to:)`.
+    pub encode: String,
+    /// Indentation of the declaration.
+    pub base: usize,
+}
+
 pub(super) fn render_enum(
     ctx: &TypeContext<'_>,
     body: &BodyPlan,
-    doc: Option<&str>,
-    unknown_payload: &str,
-    unknown_doc: &str,
-    codable: bool,
-    coding_keys: Vec<String>,
-    decode: String,
-    encode: String,
-    base: usize,
+    parts: EnumParts<'_>,
 ) -> Result<String, model::Error> {
+    let EnumParts {
+        doc,
+        unknown_payload,
+        unknown_doc,
+        codable,
+        coding_keys,
+        decode,
+        encode,
+        base,
+    } = parts;
     let at = |text: String| dedent(&text, base);
     let template = UnionTemplate {
         docs: at(doc_comment(doc, base)),

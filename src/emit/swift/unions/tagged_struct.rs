@@ -154,14 +154,16 @@ pub(super) fn tagged_struct(
     let nested_body = render_enum(
         ctx,
         &body,
-        Some(&body_doc),
-        unknown_payload,
-        unknown_doc,
-        false,
-        Vec::new(),
-        String::new(),
-        String::new(),
-        2,
+        EnumParts {
+            doc: Some(&body_doc),
+            unknown_payload,
+            unknown_doc,
+            codable: false,
+            coding_keys: Vec::new(),
+            decode: String::new(),
+            encode: String::new(),
+            base: 2,
+        },
     )?;
     let mut extras = StructExtras {
         body: Some((
@@ -185,15 +187,18 @@ pub(super) fn tagged_struct(
             "  /// Whether the {body_prop} is the `unknown` case (rule R4).\n  public var isUnknown: Bool {{\n    if case .unknown = {target} {{ true }} else {{ false }}\n  }}"
         ));
     }
+    let doc = layout::doc_text(&named.docs);
     let declaration = records::render_struct(
         &struct_ctx,
-        &named.pointer,
-        layout::doc_text(&named.docs).as_deref(),
-        name,
-        &plans,
-        &Additional::Allowed,
+        records::StructSpec {
+            pointer: &named.pointer,
+            doc: doc.as_deref(),
+            name,
+            plans: &plans,
+            additional: &Additional::Allowed,
+            base: 0,
+        },
         extras,
-        0,
     )?;
     Ok(RenderedUnion {
         declaration,

@@ -54,13 +54,15 @@ pub(super) fn untagged_enum(
     render_enum(
         ctx,
         body,
-        doc,
-        "JSONValue?",
-        "",
-        true,
-        Vec::new(),
-        decode.finish(),
-        encode.finish(),
-        0,
+        EnumParts {
+            doc,
+            unknown_payload: "JSONValue?",
+            unknown_doc: "",
+            codable: true,
+            coding_keys: Vec::new(),
+            decode: decode.finish(),
+            encode: encode.finish(),
+            base: 0,
+        },
     )
 }

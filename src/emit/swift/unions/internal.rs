@@ -93,7 +93,7 @@ pub(super) fn internal_enum(
             coding_keys: Vec::new(),
             decode: decode.finish(),
             encode: encode.finish(),
-            base: base,
+            base,
         },
     )
 }

@@ -45,6 +45,35 @@ pub fn pascal_case(text: &str) -> String {
     words(text).iter().map(|w| capitalized(w)).collect()
 }
 
+/// [`words`] with every non-ASCII character spelled as its own word `U` + its code
+/// point in hex (`Ωx` → `U2126`, `x`): for languages whose identifiers are ASCII by
+/// convention or rule (`swift-format lint`, Python's NFKC-folded names). Deterministic,
+/// and different names stay different; wire names themselves stay exact in the output.
+pub fn ascii_words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in words(name) {
+        if word.is_ascii() {
+            out.push(word);
+            continue;
+        }
+        let mut run = String::new();
+        for c in word.chars() {
+            if c.is_ascii() {
+                run.push(c);
+            } else {
+                if !run.is_empty() {
+                    out.push(std::mem::take(&mut run));
+                }
+                out.push(format!("U{:X}", u32::from(c)));
+            }
+        }
+        if !run.is_empty() {
+            out.push(run);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::{pascal_case, words};

@@ -1,6 +1,6 @@
 //! Swift identifiers: case conversion, reserved words, deterministic collision handling.
 
-use crate::emit::case::{capitalized, words};
+use crate::emit::case::{ascii_words, capitalized};
 
 /// Words Swift reserves in declarations and expressions; an identifier spelled like one
 /// is written in backticks.
@@ -113,35 +113,6 @@ pub fn escaped(name: &str) -> String {
     }
 }
 
-/// [`words`] with every non-ASCII character spelled as its own word `U` + its code
-/// point in hex (`Ωx` → `U2126`, `x`): generated identifiers are ASCII, as
-/// `swift-format lint` requires, deterministic, and still tell different names apart.
-/// The wire names themselves stay exact in the coding keys' string values.
-fn ascii_words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for word in words(name) {
-        if word.is_ascii() {
-            out.push(word);
-            continue;
-        }
-        let mut run = String::new();
-        for c in word.chars() {
-            if c.is_ascii() {
-                run.push(c);
-            } else {
-                if !run.is_empty() {
-                    out.push(std::mem::take(&mut run));
-                }
-                out.push(format!("U{:X}", u32::from(c)));
-            }
-        }
-        if !run.is_empty() {
-            out.push(run);
-        }
-    }
-    out
-}
-
 /// Makes sure an identifier does not start with a digit (and is not empty).
 fn guard_start(name: String, prefix: &str) -> String {
     match name.chars().next() {
@@ -229,6 +200,7 @@ pub fn check_module_name(name: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::emit::case::words;
 
     #[test]
     fn splits_words() {

@@ -14,6 +14,7 @@ pub mod case;
 pub mod doc;
 pub mod escape;
 pub mod names;
+pub mod python;
 pub mod swift;
 pub mod text;
 pub mod typescript;
@@ -46,7 +47,7 @@ pub trait Backend: Sync + fmt::Debug {
 
 /// Every language symgen emits, in the order `generate` writes them.
 pub fn backends() -> &'static [&'static dyn Backend] {
-    &[&typescript::TypeScript, &swift::Swift]
+    &[&typescript::TypeScript, &swift::Swift, &python::Python]
 }
 
 /// The backend called `name` (or whose subcommand is `name`).

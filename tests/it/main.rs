@@ -11,6 +11,7 @@ mod bench_inputs;
 mod emit_snapshots;
 mod json_schema_test_suite;
 mod model;
+mod python_package;
 mod readme;
 mod schemars_fixture;
 mod serde_fidelity;

@@ -8,13 +8,17 @@
 #   project's command; validate gives each vector its verdict; the TypeScript package
 #   passes tsc strict + prettier and the vector type checks; the Swift package builds
 #   with zero warnings, is swift-format clean and round-trips the vectors; the app
-#   builds against it as a path dependency and runs.
+#   builds against it as a path dependency and runs; the Python package is ruff and
+#   mypy --strict clean, installs with pip, round-trips the vectors (pytest) and the
+#   team's worker script type-checks and runs against it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 # shellcheck source=scripts/node-tools.sh
 . scripts/node-tools.sh
 bin=$node_bin
+# shellcheck source=scripts/python-tools.sh
+. scripts/python-tools.sh
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -132,5 +136,26 @@ scripts/swift.sh "$project/app" swift build -Xswiftc -warnings-as-errors >/dev/n
   fail "the app did not run"
 pass
 
-echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, drift named with its fix, the plain binary delegating, validate verdicts on its vectors, TypeScript strict + vectors, Swift build/lint/vectors and an app depending on it by path" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+# 7. Python: ruff and mypy --strict over the package; installed with pip (its own build
+#    backend), its pytest suite round-trips the vectors, and the team's worker
+#    type-checks and runs against the installed package.
+py=$project/generated/python
+"$py_bin/ruff" format --check --quiet "$py"
+"$py_bin/ruff" check --quiet "$py"
+(cd "$py" && MYPYPATH=src "$py_bin/mypy" --config-file "$repo/$py_tools/mypy.ini" \
+  --cache-dir "$work/mypy-cache" --no-error-summary src tests)
+grep -q '^name = "chat-protocol"$' "$py/pyproject.toml" ||
+  fail "the Python distribution is not named as symgen.toml says"
+"$py_bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+  --no-build-isolation --force-reinstall "$py"
+(cd "$work" && "$py_bin/python" -m pytest -q -p no:cacheprovider "$py/tests" >"$work/pytest.log") ||
+  { tail -n 30 "$work/pytest.log" >&2; fail "the Python vector tests failed"; }
+grep -q '^15 passed' "$work/pytest.log" ||
+  fail "Python's vector tests: $(tail -n 1 "$work/pytest.log")"
+(cd "$project/app-py" && "$py_bin/mypy" --config-file "$repo/$py_tools/mypy.ini" \
+  --cache-dir "$work/mypy-cache" --no-error-summary main.py &&
+  [ "$("$py_bin/python" main.py)" = "app ok" ]) || fail "the Python worker failed"
+pass
+
+echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, drift named with its fix, the plain binary delegating, validate verdicts on its vectors, TypeScript strict + vectors, Swift build/lint/vectors and an app depending on it by path, Python ruff/mypy/vectors and a worker using the pip-installed package" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
 echo "$checks 0" >>"${SYMGEN_COUNTS:-/dev/null}"

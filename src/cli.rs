@@ -111,10 +111,13 @@ impl Cli {
     pub fn command() -> clap::Command {
         let mut command = Args::command();
         for backend in emit::backends() {
-            command = command.subcommand(
-                LanguageArgs::augment_args(clap::Command::new(backend.command()))
-                    .about(backend.about()),
-            );
+            let mut sub = LanguageArgs::augment_args(clap::Command::new(backend.command()))
+                .about(backend.about());
+            // The language's full name works too (`symgen python`, `symgen typescript`).
+            if backend.name() != backend.command() {
+                sub = sub.visible_alias(backend.name());
+            }
+            command = command.subcommand(sub);
         }
         command
     }

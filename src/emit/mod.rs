@@ -203,8 +203,29 @@ pub fn load_modules(files: &[PathBuf]) -> Result<Vec<Module>> {
 /// Parses schemas given as `(path or file name, text)` into [`Module`]s. Two schemas
 /// with the same stem are an error (they would be emitted to the same module).
 pub fn modules_from_texts(texts: &[(String, String)]) -> Result<Vec<Module>> {
-    let mut modules: Vec<Module> = Vec::with_capacity(texts.len());
+    // Every input is a document `$ref`s may name (by `$id` or path), and the
+    // directories they are in may be read for the files they reference.
+    let mut documents = Vec::with_capacity(texts.len());
+    let mut sources = model::Sources::none();
     for (path, text) in texts {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|err| {
+            Error::Schema(model::Error::new(path, "", format!("invalid JSON: {err}")))
+        })?;
+        let path_ref = Path::new(path);
+        let on_disk = path_ref.is_file().then_some(path_ref);
+        if let Some(dir) = on_disk.and_then(Path::parent) {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            sources = sources.with_root(dir);
+        }
+        sources = sources.with_input(path, on_disk, value.clone());
+        documents.push((path, on_disk, value));
+    }
+    let mut modules: Vec<Module> = Vec::with_capacity(texts.len());
+    for (path, on_disk, value) in documents {
         let path_ref = Path::new(path);
         let stem = module_stem(path_ref);
         if let Some(other) = modules.iter().find(|m| m.stem == stem) {
@@ -217,7 +238,7 @@ pub fn modules_from_texts(texts: &[(String, String)]) -> Result<Vec<Module>> {
                 ),
             )));
         }
-        let model = model::parse_str(path, text)?;
+        let model = model::from_document(path, on_disk, &value, &sources)?;
         let file_name = path_ref
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

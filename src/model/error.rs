@@ -33,3 +33,38 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Something a schema says that the generated types do not enforce or represent
+/// exactly (a `pattern`, a `not`, a `$ref` to a meta-schema). Displayed as
+/// `file:json-pointer: warning: message`; generation goes on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Warning {
+    /// The schema file, as the caller named it.
+    pub file: String,
+    /// JSON Pointer of the schema the warning is about.
+    pub pointer: String,
+    /// What is not enforced, in one sentence.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning at `pointer` in `file`.
+    pub fn new(file: &str, pointer: &str, message: impl Into<String>) -> Self {
+        Warning {
+            file: file.to_owned(),
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: warning: {}",
+            self.file, self.pointer, self.message
+        )
+    }
+}

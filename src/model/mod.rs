@@ -69,6 +69,7 @@
 //! keys, variant `title`s or tag values); emitters convert case, escape reserved words
 //! and resolve collisions.
 
+pub mod conform;
 mod error;
 mod outline;
 mod parse;
@@ -79,9 +80,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-pub use error::Error;
+pub use error::{Error, Warning};
 pub use outline::{expr_text, outline};
-pub use parse::pascal_case;
+pub use parse::{Sources, pascal_case};
 
 /// A parsed schema document.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +102,9 @@ pub struct Model {
     /// Every named type: `$defs` entries in document order, then the root type (when the
     /// root is a type itself), then hoisted inline types in discovery order.
     pub types: Vec<NamedType>,
+    /// What the schema says that the model does not represent (validation keywords the
+    /// generated types do not enforce): generation goes on, the CLI prints them.
+    pub warnings: Vec<Warning>,
     index: HashMap<String, usize>,
 }
 
@@ -599,7 +603,19 @@ pub fn parse_str(file: &str, text: &str) -> Result<Model, Error> {
     from_value(file, &value)
 }
 
-/// Builds the model of an already parsed schema document.
+/// Builds the model of an already parsed schema document; its `$ref`s stay inside it.
 pub fn from_value(file: &str, document: &Value) -> Result<Model, Error> {
-    parse::build(file, document)
+    parse::build(file, None, document, &Sources::none())
+}
+
+/// Builds the model of a schema document that may `$ref` other documents: the inputs
+/// and directories `sources` allows (see [`Sources`]). `path` is where the document
+/// lives, for resolving relative references.
+pub fn from_document(
+    file: &str,
+    path: Option<&Path>,
+    document: &Value,
+    sources: &Sources,
+) -> Result<Model, Error> {
+    parse::build(file, path, document, sources)
 }

@@ -11,15 +11,19 @@ use serde_json::{Map, Value};
 use super::{
     Additional, Constraint, Docs, Enum, EnumValue, Error, Field, IntType, IntWidth, Literal, Model,
     NamedType, NumberType, Origin, Payload, ProtocolInfo, Record, Reply, StringType, Tagging,
-    TypeExpr, TypeKind, Union, UnknownVariant, Variant,
+    TypeExpr, TypeKind, Union, UnknownVariant, Variant, Warning,
 };
 
 type Result<T> = std::result::Result<T, Error>;
 
 mod constraints;
 mod cycles;
+mod drafts;
 mod keywords;
 mod objects;
+mod post;
+mod refs;
+mod rewrite;
 mod scalars;
 mod unions;
 
@@ -28,17 +32,18 @@ pub use keywords::pascal_case;
 use keywords::*;
 use unions::type_name;
 
+pub use refs::Sources;
+use refs::{Resources, Target};
+
 /// How deep schemas may nest (objects inside arrays inside properties ...).
 const MAX_DEPTH: usize = 128;
 
-const SUPPORTED_DRAFTS: &[&str] = &[
-    "https://json-schema.org/draft/2020-12/schema",
-    "https://json-schema.org/draft/2019-09/schema",
-    "http://json-schema.org/draft-07/schema",
-    "http://json-schema.org/draft-06/schema",
-];
-
-pub(super) fn build(file: &str, document: &Value) -> Result<Model> {
+pub(super) fn build(
+    file: &str,
+    path: Option<&std::path::Path>,
+    document: &Value,
+    sources: &Sources,
+) -> Result<Model> {
     let Some(root) = document.as_object() else {
         return Err(Error::new(
             file,
@@ -46,21 +51,16 @@ pub(super) fn build(file: &str, document: &Value) -> Result<Model> {
             "the document is not a JSON Schema object",
         ));
     };
-    if let Some(draft) = root.get("$schema") {
-        let draft = draft.as_str().unwrap_or_default();
-        if !SUPPORTED_DRAFTS.contains(&draft.trim_end_matches('#')) {
-            return Err(Error::new(
-                file,
-                "/$schema",
-                format!(
-                    "unsupported `$schema` {draft:?}: expected draft 2020-12 (2019-09, 07 and 06 are read the same way)"
-                ),
-            ));
-        }
-    }
-    let mut parser = Parser::new(file, root)?;
+    let draft = drafts::draft_of(file, root)?;
+    drafts::meta_validate(file, document, draft)?;
+    let normalized = drafts::normalize(document, draft);
+    let resources = Resources::load(file, path, normalized, sources)?;
+    let mut parser = Parser::new(file, &resources)?;
     parser.run()
 }
+
+/// The schema `true`: what a `$ref` to a meta-schema stands for.
+static ANY_SCHEMA: Value = Value::Bool(true);
 
 /// A schema's result before naming: an anonymous expression, or a composite kind that
 /// becomes a named type (a def, or a hoisted inline type).
@@ -86,6 +86,8 @@ enum SlotState {
 
 struct Def<'a> {
     name: String,
+    /// Its pointer as messages show it: a JSON Pointer in the document being parsed,
+    /// `file#pointer` in another document.
     pointer: String,
     schema: &'a Value,
     origin: Origin,
@@ -95,8 +97,13 @@ struct Parser<'a> {
     file: &'a str,
     root: &'a Map<String, Value>,
     id: Option<&'a str>,
+    resources: &'a Resources,
     defs: Vec<Def<'a>>,
     by_name: HashMap<String, usize>,
+    /// Where each `$ref` target's def is: target → def name.
+    by_target: HashMap<Target, String>,
+    /// What the generated types will not enforce or represent exactly.
+    warnings: Vec<Warning>,
     /// Named types by slot; defs first (same index as `defs`), hoisted ones appended.
     slots: Vec<Option<NamedType>>,
     state: Vec<SlotState>,
@@ -106,13 +113,20 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn new(file: &'a str, root: &'a Map<String, Value>) -> Result<Self> {
+    fn new(file: &'a str, resources: &'a Resources) -> Result<Self> {
+        let root = resources.docs[0]
+            .value
+            .as_object()
+            .ok_or_else(|| Error::new(file, "", "the document is not a JSON Schema object"))?;
         let mut parser = Parser {
             file,
             root,
             id: root.get("$id").and_then(Value::as_str),
+            resources,
             defs: Vec::new(),
             by_name: HashMap::new(),
+            by_target: HashMap::new(),
+            warnings: Vec::new(),
             slots: Vec::new(),
             state: Vec::new(),
             taken: HashSet::new(),
@@ -129,16 +143,92 @@ impl<'a> Parser<'a> {
             };
             for (name, schema) in defs {
                 let def_pointer = join(&pointer, name);
+                if !schema.is_object() && !schema.is_boolean() {
+                    // Not a schema: an error only when something uses it.
+                    parser.warn(&def_pointer, "not a schema; left out");
+                    continue;
+                }
                 if parser.by_name.contains_key(name) {
                     return Err(parser.err(
                         &def_pointer,
                         format!("`{name}` is defined in both `$defs` and `definitions`"),
                     ));
                 }
+                parser.by_target.insert(
+                    Target::Schema {
+                        doc: 0,
+                        pointer: def_pointer.clone(),
+                    },
+                    name.clone(),
+                );
                 parser.add_def(name.clone(), def_pointer, schema, Origin::Defs);
             }
         }
+        parser.add_ref_targets();
         Ok(parser)
+    }
+
+    /// A def for every `$ref` target that is not a `$defs` entry or the document root:
+    /// a schema elsewhere in the document or in another one, or a meta-schema.
+    fn add_ref_targets(&mut self) {
+        let mut targets: Vec<&Target> = self.resources.targets().collect();
+        targets.sort_by_key(|a| target_order(a));
+        targets.dedup();
+        for target in targets {
+            if self.by_target.contains_key(target) {
+                continue;
+            }
+            match target {
+                Target::MetaSchema => {
+                    let name = self.unique("JsonSchema");
+                    self.taken.remove(&name);
+                    self.by_target.insert(target.clone(), name.clone());
+                    self.add_def(
+                        name.clone(),
+                        "#meta-schema".to_owned(),
+                        &ANY_SCHEMA,
+                        Origin::Defs,
+                    );
+                    self.warn(
+                        "",
+                        format!("`$ref`s to a JSON Schema meta-schema are typed `{name}`: any JSON value, not checked as a schema"),
+                    );
+                }
+                Target::Schema { doc: 0, pointer } if pointer.is_empty() => {}
+                Target::Schema { doc, pointer } => {
+                    let Some(schema) = self.resources.docs[*doc].value.pointer(pointer) else {
+                        continue;
+                    };
+                    let name =
+                        self.unique(&name_from_pointer(pointer, &self.resources.docs[*doc].file));
+                    self.taken.remove(&name);
+                    let shown = self.display_pointer(*doc, pointer);
+                    self.by_target.insert(target.clone(), name.clone());
+                    self.add_def(name, shown, schema, Origin::Defs);
+                }
+            }
+        }
+    }
+
+    /// A location as messages show it.
+    fn display_pointer(&self, doc: usize, pointer: &str) -> String {
+        if doc == 0 {
+            pointer.to_owned()
+        } else {
+            format!("{}#{pointer}", self.resources.docs[doc].file)
+        }
+    }
+
+    /// The document and raw pointer of a location as messages show it.
+    fn location(&self, shown: &str) -> (usize, String) {
+        for (index, doc) in self.resources.docs.iter().enumerate().skip(1) {
+            if let Some(rest) = shown.strip_prefix(doc.file.as_str())
+                && let Some(pointer) = rest.strip_prefix('#')
+            {
+                return (index, pointer.to_owned());
+            }
+        }
+        (0, shown.to_owned())
     }
 
     fn add_def(&mut self, name: String, pointer: String, schema: &'a Value, origin: Origin) {
@@ -157,6 +247,12 @@ impl<'a> Parser<'a> {
 
     fn err(&self, pointer: &str, message: impl Into<String>) -> Error {
         Error::new(self.file, pointer, message)
+    }
+
+    /// Records what the generated types will not enforce at `pointer`.
+    fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        self.warnings
+            .push(Warning::new(self.file, pointer, message));
     }
 
     fn unique(&mut self, hint: &str) -> String {
@@ -220,8 +316,11 @@ impl<'a> Parser<'a> {
             protocol,
             roots,
             types,
+            warnings: std::mem::take(&mut self.warnings),
             index,
         };
+        let mut model = model;
+        post::finish(&mut model);
         self.check_cycles(&model)?;
         Ok(model)
     }
@@ -294,54 +393,34 @@ impl<'a> Parser<'a> {
         Ok((Vec::new(), is_type))
     }
 
-    /// The def name a `$ref` points at.
+    /// The def name the `$ref` at `pointer` (the keyword's own pointer) points at.
     fn ref_target(&self, reference: &str, pointer: &str) -> Result<String> {
-        let local = match (reference.split_once('#'), self.id) {
-            (Some(("", fragment)), _) => Some(fragment),
-            (Some((base, fragment)), Some(id)) if base == id => Some(fragment),
-            _ => None,
+        let (doc, raw) = self.location(pointer);
+        let resolved = match self.resources.target(doc, &raw, reference) {
+            Some(resolved) => resolved,
+            None => {
+                return Err(self.err(pointer, format!("`$ref` {reference:?} was not resolved")));
+            }
         };
-        let Some(fragment) = local else {
-            return Err(self.err(
-                pointer,
-                format!(
-                    "remote `$ref` {reference:?} is not supported: symgen reads one self-contained document and never fetches schemas"
-                ),
-            ));
-        };
-        let Some(fragment) = percent_decode(fragment) else {
-            return Err(self.err(pointer, format!("malformed `$ref` {reference:?}")));
-        };
-        if fragment.is_empty() {
-            return match self.root_type {
+        match resolved {
+            Err(message) => Err(self.err(pointer, message.clone())),
+            Ok(Target::Schema {
+                doc: 0,
+                pointer: target,
+            }) if target.is_empty() => match self.root_type {
                 Some(index) => Ok(self.defs[index].name.clone()),
                 None => Err(self.err(
                     pointer,
-                    "`$ref: \"#\"` points at the document root, which is not a type here",
+                    "`$ref` points at the document root, which is not a type here",
                 )),
-            };
-        }
-        for prefix in ["/$defs/", "/definitions/"] {
-            if let Some(token) = fragment.strip_prefix(prefix) {
-                if token.contains('/') {
-                    break;
-                }
-                let name = crate::json_pointer::unescape(token).into_owned();
-                if self.by_name.contains_key(&name) {
-                    return Ok(name);
-                }
-                return Err(self.err(
+            },
+            Ok(target) => self.by_target.get(target).cloned().ok_or_else(|| {
+                self.err(
                     pointer,
-                    format!("`$ref` {reference:?} points at a definition that does not exist"),
-                ));
-            }
+                    format!("`$ref` {reference:?} points at a document root that is not a type"),
+                )
+            }),
         }
-        Err(self.err(
-            pointer,
-            format!(
-                "unsupported `$ref` {reference:?}: only `#/$defs/<name>`, `#/definitions/<name>` and `#` are supported"
-            ),
-        ))
     }
 
     /// The schema of def `name`, following plain `$ref` aliases (for peeking at shapes).
@@ -351,7 +430,8 @@ impl<'a> Parser<'a> {
             let schema = self.def_schema(current)?;
             match schema.get("$ref").and_then(Value::as_str) {
                 Some(reference) if !schema.keys().any(|k| is_structural(k)) => {
-                    let next = self.ref_target(reference, "").ok()?;
+                    let at = join(&self.defs[current].pointer, "$ref");
+                    let next = self.ref_target(reference, &at).ok()?;
                     current = *self.by_name.get(&next)?;
                 }
                 _ => return Some(schema),
@@ -510,8 +590,13 @@ impl<'a> Parser<'a> {
         };
         self.check_keywords(object, pointer)?;
 
-        if let Some(reference) = object.get("$ref") {
-            let ref_pointer = join(pointer, "$ref");
+        // `$dynamicRef` is read as a `$ref` to its anchor (its static scope).
+        let reference_key = ["$ref", "$dynamicRef"]
+            .into_iter()
+            .find(|k| object.contains_key(*k));
+        if let Some(key) = reference_key {
+            let reference = &object[key];
+            let ref_pointer = join(pointer, key);
             let Some(reference) = reference.as_str() else {
                 return Err(self.err(&ref_pointer, "`$ref` must be a string"));
             };
@@ -524,10 +609,14 @@ impl<'a> Parser<'a> {
         }
         if let Some(value) = object.get("const") {
             let Some(literal) = literal_of(value) else {
-                return Err(self.err(
+                self.warn(
                     &join(pointer, "const"),
-                    "a `const` array or object is not supported; use a scalar",
-                ));
+                    "a `const` array or object is typed as one of its kind (an array or a map of any JSON); the exact value is not enforced",
+                );
+                return Ok(Shape::Expr(match value {
+                    Value::Array(_) => TypeExpr::Array(Box::new(TypeExpr::Any)),
+                    _ => TypeExpr::Map(Box::new(TypeExpr::Any)),
+                }));
             };
             return Ok(Shape::Expr(TypeExpr::Literal(literal)));
         }
@@ -536,6 +625,9 @@ impl<'a> Parser<'a> {
         }
         if let Some(shape) = self.documented_enum(object, pointer)? {
             return Ok(shape);
+        }
+        if let Some(distributed) = rewrite::distribute_type(object) {
+            return self.shape_inner(&distributed, pointer, ctx);
         }
         if let Some(Value::Array(types)) = object.get("type") {
             return self.type_list(object, types, pointer, ctx);
@@ -555,21 +647,15 @@ impl<'a> Parser<'a> {
 
     /// Rejects keywords the model cannot honour.
     fn check_keywords(&self, object: &Map<String, Value>, pointer: &str) -> Result<()> {
-        for key in [
-            "$dynamicRef",
-            "$recursiveRef",
-            "$dynamicAnchor",
-            "$recursiveAnchor",
-        ] {
+        for key in ["$recursiveRef", "$recursiveAnchor"] {
             if object.contains_key(key) {
-                return Err(self.err(&join(pointer, key), format!("`{key}` is not supported")));
+                return Err(self.err(
+                    &join(pointer, key),
+                    format!(
+                        "`{key}` belongs to draft 2019-09; this document declares another draft"
+                    ),
+                ));
             }
-        }
-        if !pointer.is_empty() && object.contains_key("$id") {
-            return Err(self.err(
-                &join(pointer, "$id"),
-                "an embedded `$id` (a nested schema resource) is not supported",
-            ));
         }
         Ok(())
     }
@@ -712,28 +798,86 @@ impl<'a> Parser<'a> {
             }
         };
         if has_choice {
-            // e.g. `{type: string, anyOf: [...]}`: only constraints are supported here.
-            self.ignore_constraint_choices(object, pointer, &|_| false)?;
+            // `{type: string, anyOf: [{pattern}, {format}]}`: the alternatives only
+            // validate (`rewrite::distribute_type` took the others).
+            for key in ["oneOf", "anyOf"] {
+                if object.contains_key(key) {
+                    self.warn(
+                        &join(pointer, key),
+                        format!("`{key}` of validation-only alternatives is not enforced by the generated types"),
+                    );
+                }
+            }
         }
         Ok(Shape::Expr(expr))
     }
+}
 
-    fn ignore_constraint_choices(
-        &self,
-        object: &Map<String, Value>,
-        pointer: &str,
-        known: &dyn Fn(&str) -> bool,
-    ) -> Result<()> {
-        for key in ["oneOf", "anyOf"] {
-            if let Some(members) = object.get(key)
-                && !is_constraint(&serde_json::json!({ key: members }), known)
-            {
-                return Err(self.err(
-                    &join(pointer, key),
-                    format!("`{key}` beside a non-object `type` is not supported"),
-                ));
+/// Orders `$ref` targets deterministically: by document, then pointer.
+fn target_order(target: &Target) -> (usize, String) {
+    match target {
+        Target::MetaSchema => (usize::MAX, String::new()),
+        Target::Schema { doc, pointer } => (*doc, pointer.clone()),
+    }
+}
+
+/// A def name for the schema at `pointer`: its last name-like segment (array indices
+/// and keywords join the segment before them), or the file's stem for a document root.
+fn name_from_pointer(pointer: &str, file: &str) -> String {
+    let segments: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|s| crate::json_pointer::unescape(s).into_owned())
+        .collect();
+    let is_keyword = |s: &str| {
+        s.chars().all(|c| c.is_ascii_digit())
+            || matches!(
+                s,
+                "items"
+                    | "additionalProperties"
+                    | "not"
+                    | "if"
+                    | "then"
+                    | "else"
+                    | "contains"
+                    | "propertyNames"
+                    | "unevaluatedProperties"
+                    | "unevaluatedItems"
+                    | "allOf"
+                    | "anyOf"
+                    | "oneOf"
+                    | "prefixItems"
+            )
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in segments.iter().rev() {
+        if matches!(
+            segment.as_str(),
+            "properties" | "$defs" | "definitions" | "patternProperties"
+        ) {
+            if parts.is_empty() {
+                continue;
             }
+            break;
         }
-        Ok(())
+        parts.push(segment);
+        if !is_keyword(segment) {
+            break;
+        }
+    }
+    if parts.is_empty() {
+        let stem = file
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(".json")
+            .trim_end_matches(".schema");
+        return pascal_case(stem);
+    }
+    parts.reverse();
+    if parts.len() == 1 {
+        parts[0].to_owned()
+    } else {
+        pascal_case(&parts.join(" "))
     }
 }

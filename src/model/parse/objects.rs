@@ -19,7 +19,7 @@ impl Parser<'_> {
         if let Some(target) = base {
             parts.push(Part::Ref(target, join(pointer, "$ref")));
         }
-        let known_props = self.known_props(object);
+        let known_props = self.known_props(object, pointer);
         let known = |key: &str| known_props.contains(key);
         if let Some(all) = object.get("allOf") {
             let Some(all) = all.as_array() else {
@@ -86,7 +86,10 @@ impl Parser<'_> {
             if rest.is_empty() {
                 return Ok(Shape::Expr(TypeExpr::Null));
             }
-            let (fields, _, required) = self.merged_fields(object, pointer, ctx, &parts)?;
+            let (fields, required) = match self.merged_fields(object, pointer, ctx, &parts)? {
+                Merged::Fields(fields, _, required) => (fields, required),
+                Merged::Other(expr) => return Ok(Shape::Expr(expr)),
+            };
             let union = self.union(object, pointer, ctx, key, &rest, fields, &required)?;
             let shape = Shape::Kind {
                 kind: TypeKind::Union(union),
@@ -100,7 +103,7 @@ impl Parser<'_> {
         }
 
         // A union flattened through `allOf` (one member with its own alternatives).
-        if let Some(union) = self.flattened_union(&parts, pointer)? {
+        if let Some(union) = self.flattened_union(&parts)? {
             let (schema, part_pointer) = union;
             let mut merged = schema.as_object().cloned().unwrap_or_default();
             let mut props = own_props.cloned().unwrap_or_default();
@@ -126,7 +129,10 @@ impl Parser<'_> {
             let _ = part_pointer;
             return self.object(&merged, pointer, ctx, None);
         }
-        let (fields, additional, _) = self.merged_fields(object, pointer, ctx, &parts)?;
+        let (fields, additional) = match self.merged_fields(object, pointer, ctx, &parts)? {
+            Merged::Fields(fields, additional, _) => (fields, additional),
+            Merged::Other(expr) => return Ok(Shape::Expr(expr)),
+        };
 
         if fields.is_empty() && parts.is_empty() {
             if let Additional::Typed(value) = additional {
@@ -146,13 +152,17 @@ impl Parser<'_> {
         })
     }
 
-    pub(super) fn known_props(&self, object: &Map<String, Value>) -> HashSet<String> {
+    pub(super) fn known_props(
+        &self,
+        object: &Map<String, Value>,
+        pointer: &str,
+    ) -> HashSet<String> {
         let mut known: HashSet<String> = props_of(object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
         if let Some(target) = object.get("$ref").and_then(Value::as_str)
             && let Some(def) = self
-                .ref_target(target, "")
+                .ref_target(target, &join(pointer, "$ref"))
                 .ok()
                 .and_then(|name| self.def_object(&name))
         {
@@ -162,11 +172,7 @@ impl Parser<'_> {
     }
 
     /// Among the `allOf` parts, the one that is itself a union (a flattened enum).
-    pub(super) fn flattened_union(
-        &self,
-        parts: &[Part],
-        pointer: &str,
-    ) -> Result<Option<(Value, String)>> {
+    pub(super) fn flattened_union(&mut self, parts: &[Part]) -> Result<Option<(Value, String)>> {
         let mut found = None;
         for part in parts {
             if let Part::Schema(schema, part_pointer) = part {
@@ -175,10 +181,11 @@ impl Parser<'_> {
                     .is_some_and(|o| o.contains_key("oneOf") || o.contains_key("anyOf"));
                 if is_union {
                     if found.is_some() {
-                        return Err(self.err(
-                            pointer,
-                            "more than one flattened union in one object is not supported",
-                        ));
+                        self.warn(
+                            part_pointer,
+                            "only the first union combined into an object through `allOf` is represented; this one is not enforced",
+                        );
+                        continue;
                     }
                     found = Some((schema.clone(), part_pointer.clone()));
                 }
@@ -195,7 +202,7 @@ impl Parser<'_> {
         pointer: &str,
         ctx: Ctx<'_>,
         parts: &[Part],
-    ) -> Result<(Vec<Field>, Additional, Vec<String>)> {
+    ) -> Result<Merged> {
         let mut fields: Vec<Field> = Vec::new();
         let mut additional = Additional::Allowed;
         let required: Vec<String> = string_list(object.get("required"))
@@ -203,7 +210,7 @@ impl Parser<'_> {
             .map(str::to_owned)
             .collect();
         for part in parts {
-            let (part_fields, part_additional) = match part {
+            let merged = match part {
                 Part::Ref(target, ref_pointer) => self.record_of(target, ref_pointer)?,
                 Part::Schema(schema, part_pointer) => {
                     let is_union = schema
@@ -216,19 +223,43 @@ impl Parser<'_> {
                         Shape::Kind {
                             kind: TypeKind::Record(record),
                             nullable: false,
-                        } => (record.fields, record.additional),
+                        } => Merge::Record(record.fields, record.additional),
                         Shape::Expr(TypeExpr::Ref(target)) => {
                             self.record_of(&target, part_pointer)?
                         }
-                        Shape::Expr(TypeExpr::Map(value)) if *value == TypeExpr::Any => {
-                            (Vec::new(), Additional::Allowed)
+                        Shape::Expr(TypeExpr::Map(value)) => {
+                            Merge::Record(Vec::new(), map_additional(*value))
                         }
-                        _ => {
-                            return Err(
-                                self.err(part_pointer, "`allOf` can only combine object schemas")
-                            );
+                        Shape::Expr(expr) => Merge::Other(expr, part_pointer.clone()),
+                        Shape::Kind { kind, nullable } => {
+                            let name = self.unique(&format!("{}Part", ctx.name));
+                            let docs = Docs::default();
+                            let expr = TypeExpr::Ref(self.hoist(
+                                kind,
+                                docs,
+                                part_pointer,
+                                &name,
+                                ctx.name,
+                            ));
+                            Merge::Other(
+                                if nullable { expr.nullable() } else { expr },
+                                part_pointer.clone(),
+                            )
                         }
                     }
+                }
+            };
+            let (part_fields, part_additional) = match merged {
+                Merge::Record(fields, additional) => (fields, additional),
+                Merge::Other(expr, at) => {
+                    // Not an object with fields (a union, a scalar): the conjunction is
+                    // typed as this part, which every valid value satisfies; what the
+                    // other parts add is not enforced.
+                    self.warn(
+                        &at,
+                        "this schema is combined with object properties the generated types cannot merge into it; those properties are not enforced",
+                    );
+                    return Ok(Merged::Other(expr));
                 }
             };
             if part_additional == Additional::Forbidden {
@@ -281,50 +312,71 @@ impl Parser<'_> {
             let Some(patterns) = patterns.as_object() else {
                 return Err(self.err(&patterns_pointer, "`patternProperties` must be an object"));
             };
-            match patterns.iter().collect::<Vec<_>>().as_slice() {
-                [] => {}
-                [(pattern, schema)] if additional != Additional::Allowed || fields.is_empty() => {
-                    let value = self.expr(
-                        schema,
-                        &join(&patterns_pointer, pattern),
-                        &format!("{}Value", ctx.name),
-                        ctx.name,
-                    )?;
-                    additional = Additional::Typed(value);
+            let mut values = Vec::new();
+            for (pattern, schema) in patterns {
+                if schema == &Value::Bool(false) {
+                    continue;
                 }
-                _ => {
-                    return Err(self.err(
+                values.push(self.expr(
+                    schema,
+                    &join(&patterns_pointer, pattern),
+                    &format!("{}Value", ctx.name),
+                    ctx.name,
+                )?);
+            }
+            if let Additional::Typed(value) = &additional {
+                values.push(value.clone());
+            }
+            values.dedup();
+            if !values.is_empty() {
+                // Other keys map to the patterns' value type (any JSON when they differ);
+                // which key matches which pattern is not enforced.
+                let value = match values.as_slice() {
+                    [single] => single.clone(),
+                    _ => TypeExpr::Any,
+                };
+                if !(patterns.len() == 1 && fields.is_empty() && additional == Additional::Allowed)
+                {
+                    self.warn(
                         &patterns_pointer,
-                        "`patternProperties` are supported only as the single value type of a map",
-                    ));
+                        "which keys match which `patternProperties` pattern is not enforced by the generated types; other keys are typed as the patterns' values",
+                    );
                 }
+                additional = Additional::Typed(value);
             }
         }
-        Ok((fields, additional, required))
+        Ok(Merged::Fields(fields, additional, required))
     }
 
-    /// The fields of def `name` when it is a record (for `$ref`/`allOf` merging).
-    pub(super) fn record_of(
-        &mut self,
-        name: &str,
-        pointer: &str,
-    ) -> Result<(Vec<Field>, Additional)> {
+    /// The fields of def `name` when it is a record (for `$ref`/`allOf` merging), or
+    /// the type it is when it is not.
+    pub(super) fn record_of(&mut self, name: &str, pointer: &str) -> Result<Merge> {
         let Some(&index) = self.by_name.get(name) else {
             return Err(self.err(pointer, format!("unknown type `{name}`")));
         };
+        if self.state[index] == SlotState::InProgress {
+            // The type includes itself (`allOf: [{$ref: "#"}, ...]` inside it): typed as
+            // the type, whose fields every valid value has.
+            self.warn(
+                pointer,
+                format!("`{name}` includes itself here; this is typed as `{name}` and what is combined with it is not enforced"),
+            );
+            return Ok(Merge::Other(
+                TypeExpr::Ref(name.to_owned()),
+                pointer.to_owned(),
+            ));
+        }
         self.ensure(index)?;
         let named = self.slots[index].as_ref().map(|t| t.kind.clone());
         match named {
-            Some(TypeKind::Record(record)) => Ok((record.fields, record.additional)),
+            Some(TypeKind::Record(record)) => Ok(Merge::Record(record.fields, record.additional)),
             Some(TypeKind::Alias(TypeExpr::Ref(next))) => self.record_of(&next, pointer),
-            Some(TypeKind::Alias(TypeExpr::Map(value))) if *value == TypeExpr::Any => {
-                Ok((Vec::new(), Additional::Allowed))
+            Some(TypeKind::Alias(TypeExpr::Map(value))) => {
+                Ok(Merge::Record(Vec::new(), map_additional(*value)))
             }
-            _ => Err(self.err(
-                pointer,
-                format!(
-                    "`{name}` is not an object with properties, so its fields cannot be merged here"
-                ),
+            _ => Ok(Merge::Other(
+                TypeExpr::Ref(name.to_owned()),
+                pointer.to_owned(),
             )),
         }
     }
@@ -345,6 +397,13 @@ impl Parser<'_> {
                 continue;
             }
             let field_pointer = join(pointer, key);
+            if schema == &Value::Bool(false) {
+                self.warn(
+                    &field_pointer,
+                    format!("property `{key}` must be absent (schema `false`); not enforced by the generated types"),
+                );
+                continue;
+            }
             if let Some(canonical) = schema.get("x-symgen-alias-of") {
                 let Some(canonical) = canonical.as_str() else {
                     return Err(self.err(
@@ -388,6 +447,30 @@ impl Parser<'_> {
             }
         }
         Ok(fields)
+    }
+}
+
+/// What a composition part contributes: fields, or (not being an object with fields)
+/// a type of its own.
+pub(super) enum Merge {
+    Record(Vec<Field>, Additional),
+    Other(TypeExpr, String),
+}
+
+/// An object's merged fields, or the one type a composition stands for.
+pub(super) enum Merged {
+    /// Fields, what else is allowed, the required keys.
+    Fields(Vec<Field>, Additional, Vec<String>),
+    /// A part that is not an object with fields: the conjunction's type.
+    Other(TypeExpr),
+}
+
+/// A map's value type as what an object allows beside its fields.
+fn map_additional(value: TypeExpr) -> Additional {
+    if value == TypeExpr::Any {
+        Additional::Allowed
+    } else {
+        Additional::Typed(value)
     }
 }
 

@@ -102,32 +102,37 @@ impl Parser<'_> {
         pointer: &str,
         ctx: Ctx<'_>,
     ) -> Result<Shape> {
-        let tuple = match (object.get("prefixItems"), object.get("items")) {
-            (Some(Value::Array(prefix)), None | Some(Value::Bool(false))) => {
-                Some(("prefixItems", prefix))
-            }
-            (Some(_), Some(_)) => {
-                return Err(self.err(
-                    &join(pointer, "items"),
-                    "a tuple (`prefixItems`) with further `items` is not supported",
-                ));
-            }
-            (None, Some(Value::Array(items))) => Some(("items", items)),
-            (Some(_), None) => {
+        if let Some(prefix) = object.get("prefixItems") {
+            let Some(members) = prefix.as_array() else {
                 return Err(self.err(
                     &join(pointer, "prefixItems"),
                     "`prefixItems` must be an array",
                 ));
+            };
+            // A tuple is closed when nothing may follow its positions (`items: false`,
+            // or `maxItems` equal to their count).
+            let closed = object.get("items") == Some(&Value::Bool(false))
+                || object.get("maxItems").and_then(Value::as_u64) == Some(members.len() as u64);
+            if closed {
+                let mut items = Vec::new();
+                for (i, member) in members.iter().enumerate() {
+                    let hint = format!("{}Item{}", ctx.name, i);
+                    items.push(self.expr(
+                        member,
+                        &format!("{pointer}/prefixItems/{i}"),
+                        &hint,
+                        ctx.name,
+                    )?);
+                }
+                return Ok(Shape::Expr(TypeExpr::Tuple(items)));
             }
-            (None, _) => None,
-        };
-        if let Some((key, members)) = tuple {
-            let mut items = Vec::new();
-            for (i, member) in members.iter().enumerate() {
-                let hint = format!("{}Item{}", ctx.name, i);
-                items.push(self.expr(member, &format!("{pointer}/{key}/{i}"), &hint, ctx.name)?);
-            }
-            return Ok(Shape::Expr(TypeExpr::Tuple(items)));
+            // Open after its positions: an array of any JSON, so that no valid array is
+            // refused; the positions' types are not enforced.
+            self.warn(
+                &join(pointer, "prefixItems"),
+                "an open tuple (`prefixItems` followed by more items) is typed as an array of any JSON; its positions are not enforced",
+            );
+            return Ok(Shape::Expr(TypeExpr::Array(Box::new(TypeExpr::Any))));
         }
         let item = match object.get("items") {
             None => TypeExpr::Any,
@@ -154,10 +159,11 @@ impl Parser<'_> {
         let mut literals = Vec::new();
         for (i, value) in values.iter().enumerate() {
             let Some(literal) = literal_of(value) else {
-                return Err(self.err(
+                self.warn(
                     &format!("{enum_pointer}/{i}"),
-                    "array or object `enum` values are not supported",
-                ));
+                    "an `enum` with array or object values is typed as any JSON value; the values are not enforced",
+                );
+                return Ok(Shape::Expr(TypeExpr::Any));
             };
             if !literals.contains(&literal) {
                 literals.push(literal);

@@ -1,0 +1,243 @@
+//! Passes over a built model that make it simpler for every generator, each keeping
+//! what the schema means (or saying, in a warning, what it stops enforcing):
+//!
+//! * a `default` that is not an instance of its field's type is dropped (a generator
+//!   would otherwise compile a default its own decoder rejects);
+//! * shared fields of an untagged or externally tagged union (properties beside the
+//!   `anyOf`) move into the variants they apply to: a variant with fields gets them, a
+//!   variant that is a record becomes a record with them, and a non-object variant
+//!   ignores them (JSON Schema's `properties` only constrain objects);
+//! * a shared field that a tagged union's variant redefines moves out of the shared
+//!   fields into the variants that do not redefine it.
+
+use super::*;
+use crate::model::conform::conforms;
+
+pub(super) fn finish(model: &mut Model) {
+    drop_bad_defaults(model);
+    push_down_shared_fields(model);
+    narrow_redefined_shared_fields(model);
+    move_redefined_shared_fields(model);
+    model.index = model
+        .types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
+}
+
+fn drop_bad_defaults(model: &mut Model) {
+    let mut bad: Vec<(String, String)> = Vec::new(); // (type name, field pointer)
+    for named in &model.types {
+        let mut check = |fields: &[Field]| {
+            for field in fields {
+                if let Some(default) = &field.default
+                    && !default.is_null()
+                    && !conforms(model, &field.ty, default)
+                {
+                    bad.push((named.name.clone(), field.pointer.clone()));
+                }
+            }
+        };
+        match &named.kind {
+            TypeKind::Record(record) => check(&record.fields),
+            TypeKind::Union(union) => {
+                check(&union.fields);
+                for variant in &union.variants {
+                    if let Payload::Fields(fields) = &variant.payload {
+                        check(fields);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (_, pointer) in &bad {
+        model.warnings.push(Warning::new(
+            &model.file,
+            pointer,
+            "this `default` is not a value of the field's type; it is left out",
+        ));
+    }
+    let bad: HashSet<String> = bad.into_iter().map(|(_, p)| p).collect();
+    let clear = |fields: &mut Vec<Field>| {
+        for field in fields {
+            if bad.contains(&field.pointer) {
+                field.default = None;
+            }
+        }
+    };
+    for named in &mut model.types {
+        match &mut named.kind {
+            TypeKind::Record(record) => clear(&mut record.fields),
+            TypeKind::Union(union) => {
+                clear(&mut union.fields);
+                for variant in &mut union.variants {
+                    if let Payload::Fields(fields) = &mut variant.payload {
+                        clear(fields);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn push_down_shared_fields(model: &mut Model) {
+    let mut taken: HashSet<String> = model.types.iter().map(|t| t.name.clone()).collect();
+    let mut added: Vec<NamedType> = Vec::new();
+    let mut warnings = Vec::new();
+    let snapshot = model.clone();
+    for named in &mut model.types {
+        let TypeKind::Union(union) = &mut named.kind else {
+            continue;
+        };
+        if union.fields.is_empty()
+            || !matches!(union.tagging, Tagging::Untagged | Tagging::External)
+        {
+            continue;
+        }
+        let shared = std::mem::take(&mut union.fields);
+        for variant in &mut union.variants {
+            match &mut variant.payload {
+                Payload::Fields(fields) => {
+                    let mut merged = shared.clone();
+                    objects::merge_fields(&mut merged, std::mem::take(fields));
+                    *fields = merged;
+                }
+                Payload::Type(TypeExpr::Ref(target)) => {
+                    match snapshot.resolve(target).map(|t| &t.kind) {
+                        Some(TypeKind::Record(record)) => {
+                            let mut fields = shared.clone();
+                            objects::merge_fields(&mut fields, record.fields.clone());
+                            let mut name = format!("{}{}", named.name, pascal_case(&variant.name));
+                            let base = name.clone();
+                            let mut n = 2;
+                            while !taken.insert(name.clone()) {
+                                name = format!("{base}{n}");
+                                n += 1;
+                            }
+                            added.push(NamedType {
+                                name: name.clone(),
+                                pointer: variant.pointer.clone(),
+                                docs: variant.docs.clone(),
+                                kind: TypeKind::Record(Record {
+                                    fields,
+                                    additional: record.additional.clone(),
+                                    constraints: record.constraints.clone(),
+                                }),
+                                origin: Origin::Inline {
+                                    parent: named.name.clone(),
+                                },
+                            });
+                            variant.payload = Payload::Type(TypeExpr::Ref(name));
+                        }
+                        _ => warnings.push(Warning::new(
+                            &snapshot.file,
+                            &variant.pointer,
+                            "the properties beside this union's alternatives are not enforced on this alternative",
+                        )),
+                    }
+                }
+                // Not an object: `properties` do not apply.
+                Payload::Unit | Payload::Type(_) | Payload::Content(_) => {}
+            }
+        }
+    }
+    model.types.extend(added);
+    model.warnings.extend(warnings);
+}
+
+/// Whether `wide` accepts everything `narrow` does and more only where it says "any
+/// JSON" (`[any]` against `[string]`).
+fn wider(wide: &TypeExpr, narrow: &TypeExpr) -> bool {
+    match (wide, narrow) {
+        (TypeExpr::Any, other) => *other != TypeExpr::Any,
+        (TypeExpr::Array(a), TypeExpr::Array(b)) | (TypeExpr::Map(a), TypeExpr::Map(b)) => {
+            wider(a, b)
+        }
+        (TypeExpr::Nullable(a), TypeExpr::Nullable(b)) => wider(a, b),
+        (TypeExpr::Nullable(a), b) => **a == *b || wider(a, b),
+        _ => false,
+    }
+}
+
+/// A variant field that only repeats a shared field more loosely (`[any]` where the
+/// shared field says `[string]`) takes the shared field's type: the value must satisfy
+/// both.
+fn narrow_redefined_shared_fields(model: &mut Model) {
+    for named in &mut model.types {
+        let TypeKind::Union(union) = &mut named.kind else {
+            continue;
+        };
+        let shared = union.fields.clone();
+        for variant in &mut union.variants {
+            let Payload::Fields(fields) = &mut variant.payload else {
+                continue;
+            };
+            for field in fields.iter_mut() {
+                if let Some(shared) = shared.iter().find(|s| s.name == field.name)
+                    && wider(&field.ty, &shared.ty)
+                {
+                    field.ty = shared.ty.clone();
+                }
+            }
+        }
+    }
+}
+
+fn move_redefined_shared_fields(model: &mut Model) {
+    let file = model.file.clone();
+    let mut warnings = Vec::new();
+    for named in &mut model.types {
+        let TypeKind::Union(union) = &mut named.kind else {
+            continue;
+        };
+        if union.fields.is_empty() || !matches!(union.tagging, Tagging::Internal { .. }) {
+            continue;
+        }
+        let all_fields = union
+            .variants
+            .iter()
+            .all(|v| matches!(v.payload, Payload::Fields(_) | Payload::Unit));
+        if !all_fields {
+            continue;
+        }
+        let redefined: Vec<String> = union
+            .fields
+            .iter()
+            .filter(|shared| {
+                union.variants.iter().any(|v| match &v.payload {
+                    Payload::Fields(fields) => fields
+                        .iter()
+                        .any(|f| f.name == shared.name && f.ty != shared.ty),
+                    _ => false,
+                })
+            })
+            .map(|f| f.name.clone())
+            .collect();
+        for name in redefined {
+            let Some(index) = union.fields.iter().position(|f| f.name == name) else {
+                continue;
+            };
+            let shared = union.fields.remove(index);
+            warnings.push(Warning::new(
+                &file,
+                &shared.pointer,
+                format!("a variant redefines the shared field `{name}`; there the variant's definition is used"),
+            ));
+            for variant in &mut union.variants {
+                match &mut variant.payload {
+                    Payload::Fields(fields) if !fields.iter().any(|f| f.name == name) => {
+                        fields.insert(0, shared.clone());
+                    }
+                    payload @ Payload::Unit => {
+                        *payload = Payload::Fields(vec![shared.clone()]);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    model.warnings.extend(warnings);
+}

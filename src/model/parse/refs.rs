@@ -1,0 +1,628 @@
+//! `$ref` resolution: JSON Pointers anywhere in a document, anchors (`$anchor`,
+//! `$dynamicAnchor`), embedded resources (`$id` below the root), and other documents —
+//! the caller's other inputs (by `$id` or path) and sibling files read from the
+//! directories the caller allows. Nothing is fetched over the network and nothing is
+//! read outside those directories; devices, FIFOs and files over [`MAX_FILE`] are
+//! refused. A `$ref` to a JSON Schema meta-schema resolves to "any JSON value" (a
+//! schema is JSON), with a warning.
+//!
+//! Every document is resolved up front ([`Resources::load`]): the parser then maps a
+//! `$ref` to its target's location without touching the disk.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use fluent_uri::{Iri, IriRef};
+use serde_json::{Map, Value};
+
+use super::drafts;
+use crate::model::Error;
+
+/// The largest schema file read for a `$ref`.
+pub const MAX_FILE: u64 = 32 * 1024 * 1024;
+
+/// How many documents one schema may pull in through `$ref`s.
+const MAX_DOCUMENTS: usize = 4096;
+
+/// How many files are opened when looking for a document by its `$id`.
+const MAX_SCANNED: usize = 20_000;
+
+/// The meta-schemas of the drafts, which a `$ref` may name to mean "a JSON Schema".
+const META_SCHEMAS: &[&str] = &[
+    "http://json-schema.org/draft-04/schema",
+    "http://json-schema.org/draft-06/schema",
+    "http://json-schema.org/draft-07/schema",
+    "https://json-schema.org/draft/2019-09/schema",
+    "https://json-schema.org/draft/2020-12/schema",
+    "http://json-schema.org/schema",
+];
+
+/// Where `$ref`s to other documents may be resolved: other inputs (given by the
+/// caller, found by `$id` or path) and directories whose files may be read.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    roots: Vec<PathBuf>,
+    inputs: Vec<(String, Option<PathBuf>, Value)>,
+}
+
+impl Sources {
+    /// No other documents: every `$ref` stays inside the document.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// Allows reading schema files below `dir` (canonicalized; ignored when it does not
+    /// exist).
+    pub fn with_root(mut self, dir: &Path) -> Self {
+        if let Ok(dir) = dir.canonicalize()
+            && !self.roots.contains(&dir)
+        {
+            self.roots.push(dir);
+        }
+        self
+    }
+
+    /// Adds an input document (`file` as named in messages, its path when it has one).
+    pub fn with_input(mut self, file: &str, path: Option<&Path>, document: Value) -> Self {
+        let path = path.and_then(|p| p.canonicalize().ok());
+        self.inputs.push((file.to_owned(), path, document));
+        self
+    }
+}
+
+/// A document taking part in resolution.
+pub(super) struct Document {
+    /// How messages name it.
+    pub file: String,
+    /// Its path on disk, when it has one (canonical).
+    pub path: Option<PathBuf>,
+    /// Its content, in the 2020-12 spelling.
+    pub value: Value,
+    /// Its base URI.
+    pub base: String,
+}
+
+/// Where a `$ref` leads.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum Target {
+    /// The schema at `pointer` in document `doc` (0 is the document being parsed).
+    Schema { doc: usize, pointer: String },
+    /// A JSON Schema meta-schema: any JSON value.
+    MetaSchema,
+}
+
+/// Every document a schema reaches, with its resources and anchors.
+pub(super) struct Resources {
+    pub docs: Vec<Document>,
+    /// Absolute URI (without fragment, or with an anchor fragment) → location.
+    by_uri: HashMap<String, (usize, String)>,
+    /// Per document, its embedded resources: (pointer, base URI), outermost first.
+    embedded: Vec<Vec<(String, String)>>,
+    /// `(document, pointer of the $ref keyword)` → target.
+    resolved: HashMap<(usize, String), Result<Target, String>>,
+    /// `(document, base URI, reference)` → target: for `$ref`s the parser reads at a
+    /// pointer of its own making (a union flattened out of an `allOf`).
+    by_reference: HashMap<(usize, String, String), Result<Target, String>>,
+}
+
+fn percent_encode_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut out = String::with_capacity(text.len() + 8);
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    super::keywords::percent_decode(text)
+}
+
+/// The base URI of a document: its absolute `$id`, else its file URI, else a name of
+/// its own.
+fn base_of(value: &Value, path: Option<&Path>, index: usize) -> String {
+    let file_uri = path.map(|p| format!("file://{}", percent_encode_path(p)));
+    let fallback = file_uri.unwrap_or_else(|| format!("symgen-document:///{index}"));
+    match value.get("$id").and_then(Value::as_str) {
+        Some(id) => resolve_uri(&fallback, id).unwrap_or(fallback),
+        None => fallback,
+    }
+}
+
+/// `reference` resolved against `base`, without its fragment.
+fn resolve_uri(base: &str, reference: &str) -> Option<String> {
+    let base = Iri::parse(base).ok()?;
+    let reference = IriRef::parse(reference).ok()?;
+    let resolved = reference.resolve_against(&base).ok()?;
+    let text = resolved.as_str();
+    Some(text.split('#').next().unwrap_or(text).to_owned())
+}
+
+fn strip_empty_fragment(uri: &str) -> &str {
+    uri.strip_suffix('#').unwrap_or(uri)
+}
+
+impl Resources {
+    /// The document `document` (named `file`, at `path`) and everything its `$ref`s
+    /// reach through `sources`, resolved.
+    pub fn load(
+        file: &str,
+        path: Option<&Path>,
+        document: Value,
+        sources: &Sources,
+    ) -> Result<Resources, Error> {
+        let path = path.and_then(|p| p.canonicalize().ok());
+        let base = base_of(&document, path.as_deref(), 0);
+        let mut resources = Resources {
+            docs: vec![Document {
+                file: file.to_owned(),
+                path,
+                value: document,
+                base,
+            }],
+            by_uri: HashMap::new(),
+            embedded: vec![Vec::new()],
+            resolved: HashMap::new(),
+            by_reference: HashMap::new(),
+        };
+        let mut id_index: Option<HashMap<String, PathBuf>> = None;
+        resources.index(0);
+        // Schemas to walk for `$ref`s: each document's root, then every target a
+        // `$ref` reaches (it may sit in a container the walk does not enter).
+        let mut pending: Vec<(usize, String)> = vec![(0, String::new())];
+        let mut walked: HashSet<(usize, String)> = HashSet::new();
+        let mut docs_seen = 1;
+        while let Some((doc, at)) = pending.pop() {
+            if !walked.insert((doc, at.clone())) {
+                continue;
+            }
+            let Some(schema) = resources.docs[doc].value.pointer(&at) else {
+                continue;
+            };
+            let mut refs = Vec::new();
+            collect_refs(schema, &at, &mut refs, 0);
+            for (pointer, reference) in refs {
+                if resources.resolved.contains_key(&(doc, pointer.clone())) {
+                    continue;
+                }
+                let outcome =
+                    resources.resolve_one(doc, &pointer, &reference, sources, &mut id_index)?;
+                if let Ok(Target::Schema { doc, pointer }) = &outcome {
+                    pending.push((*doc, pointer.clone()));
+                }
+                let base = resources.base_at(doc, &pointer).to_owned();
+                resources
+                    .by_reference
+                    .entry((doc, base, reference))
+                    .or_insert_with(|| outcome.clone());
+                resources.resolved.insert((doc, pointer), outcome);
+            }
+            while docs_seen < resources.docs.len() {
+                pending.push((docs_seen, String::new()));
+                docs_seen += 1;
+            }
+        }
+        Ok(resources)
+    }
+
+    /// Registers a document's resources and anchors.
+    fn index(&mut self, doc: usize) {
+        let base = self.docs[doc].base.clone();
+        self.by_uri
+            .entry(base.clone())
+            .or_insert((doc, String::new()));
+        if let Some(path) = &self.docs[doc].path {
+            let file_uri = format!("file://{}", percent_encode_path(path));
+            self.by_uri.entry(file_uri).or_insert((doc, String::new()));
+        }
+        let mut found = Vec::new();
+        collect_resources(&self.docs[doc].value, "", &base, &mut found, 0);
+        while self.embedded.len() <= doc {
+            self.embedded.push(Vec::new());
+        }
+        for resource in found {
+            match resource {
+                Found::Resource { pointer, uri } => {
+                    self.by_uri
+                        .entry(uri.clone())
+                        .or_insert((doc, pointer.clone()));
+                    self.embedded[doc].push((pointer, uri));
+                }
+                Found::Anchor { pointer, uri } => {
+                    self.by_uri.entry(uri).or_insert((doc, pointer));
+                }
+            }
+        }
+    }
+
+    /// The base URI in effect at `pointer` of `doc`.
+    fn base_at(&self, doc: usize, pointer: &str) -> &str {
+        let mut base = self.docs[doc].base.as_str();
+        for (resource, uri) in &self.embedded[doc] {
+            if pointer == resource
+                || (pointer.starts_with(resource.as_str())
+                    && pointer[resource.len()..].starts_with('/'))
+            {
+                base = uri;
+            }
+        }
+        base
+    }
+
+    fn resolve_one(
+        &mut self,
+        doc: usize,
+        pointer: &str,
+        reference: &str,
+        sources: &Sources,
+        id_index: &mut Option<HashMap<String, PathBuf>>,
+    ) -> Result<Result<Target, String>, Error> {
+        let base = self.base_at(doc, pointer).to_owned();
+        let (uri_part, fragment) = match reference.split_once('#') {
+            Some((uri, fragment)) => (uri, Some(fragment)),
+            None => (reference, None),
+        };
+        let Some(fragment) = percent_decode(fragment.unwrap_or("")) else {
+            return Ok(Err(format!("malformed `$ref` {reference:?}")));
+        };
+        let absolute = if uri_part.is_empty() {
+            base.clone()
+        } else {
+            match resolve_uri(&base, uri_part) {
+                Some(uri) => uri,
+                None => return Ok(Err(format!("malformed `$ref` {reference:?}"))),
+            }
+        };
+        if META_SCHEMAS.contains(&strip_empty_fragment(&absolute))
+            && !self.by_uri.contains_key(&absolute)
+        {
+            return Ok(Ok(Target::MetaSchema));
+        }
+        let located = match self.by_uri.get(&absolute).cloned() {
+            Some(found) => found,
+            None => match self.open(&absolute, uri_part, doc, sources, id_index)? {
+                Some(found) => found,
+                None => {
+                    return Ok(Err(format!(
+                        "`$ref` {reference:?} names a document that is not available: symgen reads only the schemas given and files beside them, and never fetches"
+                    )));
+                }
+            },
+        };
+        let (target_doc, resource_pointer) = located;
+        if fragment.is_empty() {
+            return Ok(Ok(Target::Schema {
+                doc: target_doc,
+                pointer: resource_pointer,
+            }));
+        }
+        if fragment.starts_with('/') {
+            let pointer = format!("{resource_pointer}{fragment}");
+            if self.docs[target_doc].value.pointer(&pointer).is_none() {
+                return Ok(Err(format!(
+                    "`$ref` {reference:?} points at nothing in its document"
+                )));
+            }
+            return Ok(Ok(Target::Schema {
+                doc: target_doc,
+                pointer,
+            }));
+        }
+        let anchor = format!("{absolute}#{fragment}");
+        match self.by_uri.get(&anchor) {
+            Some((doc, pointer)) => Ok(Ok(Target::Schema {
+                doc: *doc,
+                pointer: pointer.clone(),
+            })),
+            None => Ok(Err(format!(
+                "`$ref` {reference:?} names an anchor that does not exist"
+            ))),
+        }
+    }
+
+    /// Loads the document at absolute URI `uri` (from the inputs, by `$id` or path, or
+    /// from an allowed directory) and returns its location.
+    fn open(
+        &mut self,
+        uri: &str,
+        uri_part: &str,
+        from: usize,
+        sources: &Sources,
+        id_index: &mut Option<HashMap<String, PathBuf>>,
+    ) -> Result<Option<(usize, String)>, Error> {
+        if self.docs.len() >= MAX_DOCUMENTS {
+            return Ok(None);
+        }
+        // An input with this `$id` or path.
+        for (file, path, value) in &sources.inputs {
+            let base = base_of(value, path.as_deref(), usize::MAX);
+            let file_uri = path
+                .as_deref()
+                .map(|p| format!("file://{}", percent_encode_path(p)));
+            if base == uri || file_uri.as_deref() == Some(uri) {
+                let index = self.add(file.clone(), path.clone(), value.clone())?;
+                return Ok(Some((index, String::new())));
+            }
+        }
+        // A file: by path (a `file:` URI inside an allowed directory), else a sibling
+        // of the referring document with the reference's relative path, else any file
+        // in the allowed directories whose `$id` is `uri`.
+        let mut candidates = Vec::new();
+        if let Some(path) = uri.strip_prefix("file://").and_then(percent_decode) {
+            candidates.push(PathBuf::from(path));
+        }
+        let relative = !uri_part.contains(':');
+        if relative
+            && let Some(dir) = self.docs[from].path.as_deref().and_then(Path::parent)
+            && let Some(decoded) = percent_decode(uri_part)
+        {
+            candidates.push(dir.join(decoded));
+        }
+        for candidate in candidates {
+            if let Some(path) = allowed(&candidate, sources) {
+                return self.read(&path).map(Some);
+            }
+        }
+        if sources.roots.is_empty() {
+            return Ok(None);
+        }
+        let index = id_index.get_or_insert_with(|| index_ids(sources));
+        match index.get(uri).cloned() {
+            Some(path) => self.read(&path).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn read(&mut self, path: &Path) -> Result<(usize, String), Error> {
+        if let Some(index) = self
+            .docs
+            .iter()
+            .position(|d| d.path.as_deref() == Some(path))
+        {
+            return Ok((index, String::new()));
+        }
+        let file = path.display().to_string();
+        let text = read_capped(path).map_err(|message| Error::new(&file, "", message))?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|err| Error::new(&file, "", format!("invalid JSON: {err}")))?;
+        let index = self.add(file, Some(path.to_owned()), value)?;
+        Ok((index, String::new()))
+    }
+
+    fn add(&mut self, file: String, path: Option<PathBuf>, value: Value) -> Result<usize, Error> {
+        let root = value
+            .as_object()
+            .ok_or_else(|| Error::new(&file, "", "the document is not a JSON Schema object"))?;
+        let draft = drafts::draft_of(&file, root)?;
+        drafts::meta_validate(&file, &value, draft)?;
+        let value = drafts::normalize(&value, draft);
+        let index = self.docs.len();
+        let base = base_of(&value, path.as_deref(), index);
+        self.docs.push(Document {
+            file,
+            path,
+            value,
+            base,
+        });
+        self.index(index);
+        Ok(index)
+    }
+
+    /// Where the `$ref` `reference` at `pointer` (the keyword's own pointer) of `doc`
+    /// leads.
+    pub fn target(
+        &self,
+        doc: usize,
+        pointer: &str,
+        reference: &str,
+    ) -> Option<&Result<Target, String>> {
+        self.resolved.get(&(doc, pointer.to_owned())).or_else(|| {
+            let base = self.base_at(doc, pointer).to_owned();
+            self.by_reference.get(&(doc, base, reference.to_owned()))
+        })
+    }
+
+    /// Every resolved `$ref`.
+    pub fn targets(&self) -> impl Iterator<Item = &Target> {
+        self.resolved.values().filter_map(|r| r.as_ref().ok())
+    }
+}
+
+/// `path` canonicalized when it is a regular file inside one of the allowed roots.
+fn allowed(path: &Path, sources: &Sources) -> Option<PathBuf> {
+    let canonical = path.canonicalize().ok()?;
+    let inside = sources.roots.iter().any(|root| canonical.starts_with(root));
+    let regular = std::fs::metadata(&canonical).is_ok_and(|m| m.is_file());
+    (inside && regular).then_some(canonical)
+}
+
+/// Reads a regular file of at most [`MAX_FILE`] bytes.
+pub fn read_capped(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|err| format!("cannot read: {err}"))?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    let file = std::fs::File::open(path).map_err(|err| format!("cannot read: {err}"))?;
+    let mut text = String::new();
+    let read = file
+        .take(MAX_FILE + 1)
+        .read_to_string(&mut text)
+        .map_err(|err| format!("cannot read: {err}"))?;
+    if read as u64 > MAX_FILE {
+        return Err(format!("larger than {MAX_FILE} bytes"));
+    }
+    Ok(text)
+}
+
+/// `$id` → path of every `*.json` file directly in the allowed directories.
+fn index_ids(sources: &Sources) -> HashMap<String, PathBuf> {
+    let mut out = HashMap::new();
+    let mut scanned = 0;
+    for root in &sources.roots {
+        let Ok(entries) = std::fs::read_dir(root) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            if scanned >= MAX_SCANNED {
+                return out;
+            }
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            scanned += 1;
+            let Some(path) = allowed(&path, sources) else {
+                continue;
+            };
+            let Ok(text) = read_capped(&path) else {
+                continue;
+            };
+            let Ok(value) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            if let Some(id) = value
+                .get("$id")
+                .or_else(|| value.get("id"))
+                .and_then(Value::as_str)
+                && let Some(uri) = resolve_uri("symgen-document:///", id)
+            {
+                out.entry(uri).or_insert(path);
+            }
+        }
+    }
+    out
+}
+
+/// Keywords whose value is one subschema.
+const ONE: &[&str] = &[
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "items",
+    // symgen's own: the reply type of a request, the open case of a union.
+    "x-symgen-reply",
+    "x-symgen-unknown",
+];
+
+/// Keywords whose value is an array of subschemas.
+const MANY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// Keywords whose value maps names to subschemas.
+const MAP: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+const MAX_DEPTH: usize = 256;
+
+/// Calls `visit` with every subschema of `schema` (at `pointer`) and its pointer.
+pub(super) fn subschemas<'v>(
+    schema: &'v Map<String, Value>,
+    pointer: &str,
+    mut visit: impl FnMut(&'v Value, String),
+) {
+    let child = crate::json_pointer::child;
+    for key in ONE {
+        if let Some(sub) = schema.get(*key) {
+            visit(sub, child(pointer, key));
+        }
+    }
+    for key in MANY {
+        if let Some(Value::Array(items)) = schema.get(*key) {
+            for (i, sub) in items.iter().enumerate() {
+                visit(sub, format!("{}/{i}", child(pointer, key)));
+            }
+        }
+    }
+    for key in MAP {
+        if let Some(Value::Object(entries)) = schema.get(*key) {
+            let at = child(pointer, key);
+            for (name, sub) in entries {
+                visit(sub, child(&at, name));
+            }
+        }
+    }
+}
+
+/// Every `$ref` and `$dynamicRef` below `schema`: (pointer of the keyword, reference).
+fn collect_refs(schema: &Value, pointer: &str, out: &mut Vec<(String, String)>, depth: usize) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for key in ["$ref", "$dynamicRef"] {
+        if let Some(Value::String(reference)) = object.get(key) {
+            out.push((crate::json_pointer::child(pointer, key), reference.clone()));
+        }
+    }
+    subschemas(object, pointer, |sub, at| {
+        collect_refs(sub, &at, out, depth + 1)
+    });
+}
+
+enum Found {
+    Resource { pointer: String, uri: String },
+    Anchor { pointer: String, uri: String },
+}
+
+/// Embedded resources (`$id` below the root) and anchors below `schema`.
+fn collect_resources(
+    schema: &Value,
+    pointer: &str,
+    base: &str,
+    out: &mut Vec<Found>,
+    depth: usize,
+) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let mut base = base.to_owned();
+    if !pointer.is_empty()
+        && let Some(id) = object.get("$id").and_then(Value::as_str)
+    {
+        if let Some(anchor) = id.strip_prefix('#') {
+            // A draft-04..07 `$id` of the form `#name` is an anchor.
+            out.push(Found::Anchor {
+                pointer: pointer.to_owned(),
+                uri: format!("{base}#{anchor}"),
+            });
+        } else if let Some(uri) = resolve_uri(&base, id) {
+            out.push(Found::Resource {
+                pointer: pointer.to_owned(),
+                uri: uri.clone(),
+            });
+            base = uri;
+        }
+    }
+    for key in ["$anchor", "$dynamicAnchor"] {
+        if let Some(Value::String(anchor)) = object.get(key) {
+            out.push(Found::Anchor {
+                pointer: pointer.to_owned(),
+                uri: format!("{base}#{anchor}"),
+            });
+        }
+    }
+    subschemas(object, pointer, |sub, at| {
+        collect_resources(sub, &at, &base, out, depth + 1);
+    });
+}

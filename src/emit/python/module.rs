@@ -818,6 +818,7 @@ impl<'m> Planner<'m> {
             let mut bases: Vec<String> = base.iter().cloned().collect();
             let mut fields = Vec::new();
             let mut names_check = None;
+            let mut extra_head = Vec::new();
             let mut tag_scope_attribute = tag_attribute.clone();
             match (&variant.payload, content) {
                 (Payload::Unit, _) => {}
@@ -828,27 +829,41 @@ impl<'m> Planner<'m> {
                     }
                     names_check = self.names_check(&class_name, own);
                 }
-                (Payload::Type(TypeExpr::Ref(target)), None) => {
-                    // The variant is the record plus the tag.
-                    let resolved = self.model.resolve(target).ok_or_else(|| {
-                        self.error(&variant.pointer, format!("`{target}` is not defined"))
-                    })?;
-                    let TypeKind::Record(record) = &resolved.kind else {
-                        return Err(self.error(
-                            &variant.pointer,
-                            "an internally tagged variant whose content is not an object type",
-                        ));
+                (Payload::Type(payload), None) => {
+                    // The variant is the record plus the tag; a payload that is not a
+                    // record keeps every key beside the tag (typed as the map's values
+                    // when it is a map).
+                    let record = match payload.non_null() {
+                        TypeExpr::Ref(target) => self
+                            .model
+                            .resolve(target)
+                            .filter(|t| matches!(t.kind, TypeKind::Record(_))),
+                        _ => None,
                     };
-                    let record_name = self.names[resolved.name.as_str()].clone();
-                    let taken = Self::attributes(&record.fields, &mut Scope::default());
-                    if let Some(i) = record.fields.iter().position(|f| f.name == tag) {
-                        // The record declares the tag itself (OpenAPI style): the
-                        // variant narrows that field.
-                        tag_scope_attribute = taken[i].clone();
-                    } else if taken.contains(&tag_scope_attribute) {
-                        tag_scope_attribute = format!("{tag_scope_attribute}_tag");
+                    match record {
+                        Some(resolved) => {
+                            let TypeKind::Record(record) = &resolved.kind else {
+                                unreachable!("filtered to records");
+                            };
+                            let record_name = self.names[resolved.name.as_str()].clone();
+                            let taken = Self::attributes(&record.fields, &mut Scope::default());
+                            if let Some(i) = record.fields.iter().position(|f| f.name == tag) {
+                                // The record declares the tag itself (OpenAPI style):
+                                // the variant narrows that field.
+                                tag_scope_attribute = taken[i].clone();
+                            } else if taken.contains(&tag_scope_attribute) {
+                                tag_scope_attribute = format!("{tag_scope_attribute}_tag");
+                            }
+                            bases.push(record_name);
+                        }
+                        None => {
+                            let value = match payload.non_null() {
+                                TypeExpr::Map(value) => (**value).clone(),
+                                _ => TypeExpr::Any,
+                            };
+                            extra_head = self.additional(&Additional::Typed(value));
+                        }
                     }
-                    bases.push(record_name);
                 }
                 (Payload::Content(field), Some(_)) => {
                     let attribute = scope.claim(names::attribute(&field.name));
@@ -875,7 +890,8 @@ impl<'m> Planner<'m> {
             );
             fields.insert(0, tag_field);
             let reply = self.reply_method(&class_name, variant)?;
-            let head = vec![self.tag_class_var(tag_value)];
+            let mut head = extra_head;
+            head.push(self.tag_class_var(tag_value));
             let mut notes = Vec::new();
             if let Reply::None = variant.reply {
                 notes.push("The receiver sends no reply.".to_owned());

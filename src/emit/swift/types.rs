@@ -93,20 +93,15 @@ impl<'a> TypeContext<'a> {
     }
 
     /// A Swift expression for the JSON `value` as a value of type `expr` (field
-    /// defaults). Only simple values are supported.
+    /// defaults): a literal where Swift has one, else decoded from its JSON text.
     pub fn default_literal(
         &self,
         expr: &TypeExpr,
         value: &Value,
         pointer: &str,
     ) -> Result<String, model::Error> {
-        let unsupported = || {
-            self.error(
-                pointer,
-                format!("the Swift generator does not support the default value {value}"),
-            )
-        };
         let expr = expr.non_null();
+        let unsupported = || self.decoded_default(expr, value, pointer);
         Ok(match (expr, value) {
             (_, Value::Null) => "nil".to_owned(),
             (TypeExpr::Bool, Value::Bool(b)) => b.to_string(),
@@ -115,22 +110,38 @@ impl<'a> TypeContext<'a> {
             (TypeExpr::Array(_), Value::Array(items)) if items.is_empty() => "[]".to_owned(),
             (TypeExpr::Map(_), Value::Object(map)) if map.is_empty() => "[:]".to_owned(),
             (TypeExpr::Ref(name), Value::String(s)) => {
-                let target = self.resolve(name).ok_or_else(unsupported)?;
+                let Some(target) = self.resolve(name) else {
+                    return unsupported();
+                };
                 match &target.kind {
                     TypeKind::Enum(e) => {
-                        let index = e
-                            .values
-                            .iter()
-                            .position(|v| v.value.as_str() == Some(s))
-                            .ok_or_else(unsupported)?;
+                        let Some(index) = e.values.iter().position(|v| v.value.as_str() == Some(s))
+                        else {
+                            return unsupported();
+                        };
                         let cases = super::enums::case_names(e);
                         format!(".{}", cases[index])
                     }
-                    _ => return Err(unsupported()),
+                    _ => return self.decoded_default(expr, value, pointer),
                 }
             }
-            _ => return Err(unsupported()),
+            _ => return self.decoded_default(expr, value, pointer),
         })
+    }
+
+    /// A default that is no Swift literal: decoded from its JSON text (the model
+    /// dropped defaults that are not values of their type).
+    fn decoded_default(
+        &self,
+        expr: &TypeExpr,
+        value: &Value,
+        pointer: &str,
+    ) -> Result<String, model::Error> {
+        let swift_type = self.swift_type(expr, pointer)?;
+        Ok(format!(
+            "decodeDefault({swift_type}.self, {})",
+            string_literal(&value.to_string())
+        ))
     }
 }
 

@@ -267,3 +267,14 @@ extension DecodingError {
       ))
   }
 }
+
+/// A field's `default` that is not a Swift literal (an array of records, an object), from
+/// its JSON text. The generator checked that the default is a value of the field's type,
+/// so decoding it cannot fail.
+public func decodeDefault<T: Decodable>(_ type: T.Type, _ json: String) -> T {
+  do {
+    return try JSONDecoder().decode(type, from: Data(json.utf8))
+  } catch {
+    preconditionFailure("symgen: the default \(json) does not decode as \(type): \(error)")
+  }
+}

@@ -39,6 +39,10 @@ struct Args {
     /// nearest one above it).
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Fail (exit 1) when a schema says something the generated types do not enforce;
+    /// such warnings are printed either way.
+    #[arg(long, global = true)]
+    deny_warnings: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -148,7 +152,10 @@ impl Cli {
             Err(err) => {
                 eprintln!("symgen: error: {err}");
                 match err {
-                    Error::Schema(_) | Error::Protocol(_) | Error::Emit(_) => ExitCode::from(1),
+                    Error::Schema(_)
+                    | Error::Protocol(_)
+                    | Error::Emit(_)
+                    | Error::Warnings { .. } => ExitCode::from(1),
                     _ => ExitCode::from(2),
                 }
             }
@@ -171,7 +178,8 @@ impl Cli {
         if let Some(backend) = emit::backend(name).filter(|b| b.command() == name) {
             let args =
                 LanguageArgs::from_arg_matches(sub).map_err(|err| Error::Usage(err.to_string()))?;
-            return self.language(backend, args, project.as_ref());
+            let deny = matches.get_flag("deny_warnings");
+            return self.language(backend, args, deny, project.as_ref());
         }
         let parsed =
             Args::from_arg_matches(matches).map_err(|err| Error::Usage(err.to_string()))?;
@@ -188,7 +196,7 @@ impl Cli {
         }
         match parsed.command {
             Command::Schema { out } => self.schema(out, project.as_ref()),
-            Command::Generate => self.generate(require(project, "generate")?),
+            Command::Generate => self.generate(require(project, "generate")?, parsed.deny_warnings),
             Command::Check => self.check(require(project, "check")?),
             Command::Validate(args) => {
                 crate::validate::command::run(args, &self.protocols, project.as_ref())
@@ -290,13 +298,20 @@ impl Cli {
             )?);
         }
         let modules = self.project_modules(project)?;
+        sets.extend(self.outputs_of(project, &modules)?);
+        Ok(sets)
+    }
+
+    /// One output set per language of the project, from `modules`.
+    fn outputs_of(&self, project: &Project, modules: &[Module]) -> Result<Vec<OutputSet>> {
+        let mut sets = Vec::new();
         for language in &project.languages {
             let vectors = project
                 .vectors_dir
                 .as_ref()
                 .map(|vectors| relative_path(&language.dir, vectors));
             let input = Input {
-                modules: &modules,
+                modules,
                 options: &language.options,
                 vectors: vectors.as_deref(),
             };
@@ -310,9 +325,19 @@ impl Cli {
         Ok(sets)
     }
 
-    fn generate(&self, project: Project) -> Result<ExitCode> {
+    fn generate(&self, project: Project, deny: bool) -> Result<ExitCode> {
+        let modules = self.project_modules(&project)?;
+        report_warnings(&modules, deny)?;
+        let mut sets = Vec::new();
+        if !self.protocols.is_empty() {
+            sets.push(self.schema_set(
+                project.path(&project.schema_dir),
+                project.schema_dir.clone(),
+            )?);
+        }
+        sets.extend(self.outputs_of(&project, &modules)?);
         let mut changed = 0;
-        for set in self.project_outputs(&project)? {
+        for set in sets {
             let count = write_set(&set, true)?.len();
             eprintln!(
                 "symgen generate: {count} file(s) changed in {}",
@@ -346,6 +371,7 @@ impl Cli {
         &self,
         backend: &'static dyn Backend,
         args: LanguageArgs,
+        deny: bool,
         project: Option<&Project>,
     ) -> Result<ExitCode> {
         let settings = project.and_then(|p| p.language(backend.name()));
@@ -358,6 +384,7 @@ impl Cli {
         } else {
             return Err(no_project(backend.command(), "give --schema FILE|DIR"));
         };
+        report_warnings(&modules, deny)?;
         let (dir, display, owned) = match (&args.out, project) {
             (Some(dir), _) => {
                 existing_dir(dir)?;
@@ -395,6 +422,22 @@ impl Cli {
         );
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// Prints every warning of `modules` (what the generated types will not enforce), one
+/// line each with control characters escaped; with `deny`, any warning is an error.
+fn report_warnings(modules: &[Module], deny: bool) -> Result<()> {
+    let mut count = 0;
+    for module in modules {
+        for warning in &module.model.warnings {
+            eprintln!("{}", crate::emit::text::one_line(&warning.to_string()));
+            count += 1;
+        }
+    }
+    if deny && count > 0 {
+        return Err(Error::Warnings { count });
+    }
+    Ok(())
 }
 
 /// One language's output set.

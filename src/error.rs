@@ -29,6 +29,13 @@ pub enum Error {
     /// A backend cannot render a schema (`file:pointer: message (language)`).
     #[error("{0}")]
     Emit(#[from] crate::emit::EmitError),
+    /// `--deny-warnings` and the schemas say things the generated types do not enforce
+    /// (each printed as a warning first).
+    #[error("{count} warning(s), denied by --deny-warnings")]
+    Warnings {
+        /// How many.
+        count: usize,
+    },
     /// A schema the validator cannot compile: where in it, and why.
     #[error("{}: unusable schema: {message}", location(file.as_deref(), pointer))]
     UnusableSchema {

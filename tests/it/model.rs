@@ -636,3 +636,290 @@ fn cross_field_constraints_p3_p5() {
         ]
     );
 }
+
+/// Every keyword of the draft 2020-12 vocabularies, each used once on a property: the
+/// model either represents it (listed with what represents it) or warns at its pointer.
+#[test]
+fn every_keyword_is_represented_or_warned() {
+    // keyword → a property schema using it.
+    let uses: &[(&str, Value)] = &[
+        ("$ref", json!({ "$ref": "#/$defs/Other" })),
+        ("$anchor", json!({ "$anchor": "here", "type": "string" })),
+        ("$dynamicRef", json!({ "$dynamicRef": "#/$defs/Other" })),
+        (
+            "$dynamicAnchor",
+            json!({ "$dynamicAnchor": "node", "type": "string" }),
+        ),
+        ("$comment", json!({ "$comment": "c", "type": "string" })),
+        (
+            "$defs",
+            json!({ "$defs": { "X": { "type": "string" } }, "type": "string" }),
+        ),
+        (
+            "prefixItems",
+            json!({ "prefixItems": [{ "type": "string" }], "items": false }),
+        ),
+        (
+            "items",
+            json!({ "type": "array", "items": { "type": "string" } }),
+        ),
+        (
+            "contains",
+            json!({ "type": "array", "contains": { "type": "string" } }),
+        ),
+        (
+            "additionalProperties",
+            json!({ "type": "object", "additionalProperties": { "type": "integer" } }),
+        ),
+        (
+            "properties",
+            json!({ "type": "object", "properties": { "a": { "type": "string" } } }),
+        ),
+        (
+            "patternProperties",
+            json!({ "type": "object", "properties": { "a": true }, "patternProperties": { "^x": { "type": "string" } } }),
+        ),
+        (
+            "dependentSchemas",
+            json!({ "type": "object", "dependentSchemas": { "a": { "required": ["b"] } } }),
+        ),
+        (
+            "propertyNames",
+            json!({ "type": "object", "propertyNames": { "maxLength": 3 } }),
+        ),
+        (
+            "if",
+            json!({ "type": "object", "if": { "required": ["a"] }, "then": { "required": ["b"] } }),
+        ),
+        (
+            "then",
+            json!({ "type": "object", "if": { "required": ["a"] }, "then": { "required": ["b"] }, "else": { "required": ["c"] } }),
+        ),
+        (
+            "else",
+            json!({ "type": "object", "if": { "required": ["a"] }, "else": { "required": ["c"] } }),
+        ),
+        (
+            "allOf",
+            json!({ "allOf": [{ "type": "object", "properties": { "a": { "type": "string" } } }] }),
+        ),
+        (
+            "anyOf",
+            json!({ "anyOf": [{ "type": "string" }, { "type": "integer" }] }),
+        ),
+        (
+            "oneOf",
+            json!({ "oneOf": [{ "type": "string" }, { "type": "boolean" }] }),
+        ),
+        ("not", json!({ "type": "string", "not": { "const": "x" } })),
+        (
+            "unevaluatedItems",
+            json!({ "type": "array", "unevaluatedItems": false }),
+        ),
+        (
+            "unevaluatedProperties",
+            json!({ "type": "object", "properties": { "a": true }, "unevaluatedProperties": false }),
+        ),
+        ("type", json!({ "type": "boolean" })),
+        ("const", json!({ "const": "fixed" })),
+        ("enum", json!({ "enum": ["a", "b"] })),
+        ("multipleOf", json!({ "type": "number", "multipleOf": 0.5 })),
+        ("maximum", json!({ "type": "number", "maximum": 5 })),
+        (
+            "exclusiveMaximum",
+            json!({ "type": "number", "exclusiveMaximum": 5 }),
+        ),
+        ("minimum", json!({ "type": "number", "minimum": 1 })),
+        (
+            "exclusiveMinimum",
+            json!({ "type": "number", "exclusiveMinimum": 1 }),
+        ),
+        ("maxLength", json!({ "type": "string", "maxLength": 5 })),
+        ("minLength", json!({ "type": "string", "minLength": 1 })),
+        ("pattern", json!({ "type": "string", "pattern": "^a" })),
+        ("maxItems", json!({ "type": "array", "maxItems": 2 })),
+        ("minItems", json!({ "type": "array", "minItems": 1 })),
+        (
+            "uniqueItems",
+            json!({ "type": "array", "uniqueItems": true }),
+        ),
+        (
+            "maxContains",
+            json!({ "type": "array", "contains": true, "maxContains": 2 }),
+        ),
+        (
+            "minContains",
+            json!({ "type": "array", "contains": true, "minContains": 2 }),
+        ),
+        (
+            "maxProperties",
+            json!({ "type": "object", "maxProperties": 2 }),
+        ),
+        (
+            "minProperties",
+            json!({ "type": "object", "minProperties": 1 }),
+        ),
+        (
+            "required",
+            json!({ "type": "object", "properties": { "a": true }, "required": ["a"] }),
+        ),
+        (
+            "dependentRequired",
+            json!({ "type": "object", "dependentRequired": { "a": ["b"] } }),
+        ),
+        ("title", json!({ "title": "T", "type": "string" })),
+        (
+            "description",
+            json!({ "description": "D", "type": "string" }),
+        ),
+        ("default", json!({ "type": "string", "default": "d" })),
+        (
+            "deprecated",
+            json!({ "type": "string", "deprecated": true }),
+        ),
+        ("readOnly", json!({ "type": "string", "readOnly": true })),
+        ("writeOnly", json!({ "type": "string", "writeOnly": true })),
+        ("examples", json!({ "type": "string", "examples": ["e"] })),
+        ("format", json!({ "type": "string", "format": "date-time" })),
+        (
+            "contentEncoding",
+            json!({ "type": "string", "contentEncoding": "base64" }),
+        ),
+        (
+            "contentMediaType",
+            json!({ "type": "string", "contentMediaType": "text/html" }),
+        ),
+        (
+            "contentSchema",
+            json!({ "type": "string", "contentMediaType": "application/json", "contentSchema": { "type": "object" } }),
+        ),
+    ];
+    // What represents each keyword the model does not warn about.
+    let represented: &[(&str, &str)] = &[
+        ("$ref", "a reference to the named type"),
+        ("$anchor", "a `$ref` target"),
+        ("$dynamicRef", "a reference (static scope)"),
+        ("$dynamicAnchor", "a `$ref` target"),
+        ("$comment", "a comment: nothing to enforce"),
+        ("$defs", "named types"),
+        ("prefixItems", "a tuple"),
+        ("items", "the array's item type"),
+        ("additionalProperties", "the record's other keys"),
+        ("properties", "fields"),
+        ("then", "warned with its `if`"),
+        ("else", "warned with its `if`"),
+        ("allOf", "merged fields"),
+        ("anyOf", "a union"),
+        ("oneOf", "a union"),
+        ("unevaluatedProperties", "read as `additionalProperties`"),
+        ("type", "the type"),
+        ("const", "a literal type"),
+        ("enum", "an enum type"),
+        ("required", "required fields"),
+        ("title", "docs"),
+        ("description", "docs"),
+        ("default", "the field's default"),
+        ("deprecated", "docs"),
+        ("readOnly", "an annotation: nothing to enforce"),
+        ("writeOnly", "an annotation: nothing to enforce"),
+        ("examples", "an annotation: nothing to enforce"),
+        ("format", "the documented type mapping"),
+        ("contentEncoding", "an annotation in 2020-12"),
+        ("contentMediaType", "an annotation in 2020-12"),
+    ];
+    let vocabulary = [
+        "$schema",
+        "$id",
+        "$ref",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$vocabulary",
+        "$comment",
+        "$defs",
+        "prefixItems",
+        "items",
+        "contains",
+        "additionalProperties",
+        "properties",
+        "patternProperties",
+        "dependentSchemas",
+        "propertyNames",
+        "if",
+        "then",
+        "else",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "type",
+        "const",
+        "enum",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "maxLength",
+        "minLength",
+        "pattern",
+        "maxItems",
+        "minItems",
+        "uniqueItems",
+        "maxContains",
+        "minContains",
+        "maxProperties",
+        "minProperties",
+        "required",
+        "dependentRequired",
+        "title",
+        "description",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "examples",
+        "format",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+    ];
+    // `$schema`, `$id` and `$vocabulary` belong to documents (and meta-schemas), not to
+    // property schemas; the other tests cover them.
+    for keyword in vocabulary {
+        if matches!(keyword, "$schema" | "$id" | "$vocabulary") {
+            continue;
+        }
+        let (_, schema) = uses
+            .iter()
+            .find(|(k, _)| *k == keyword)
+            .unwrap_or_else(|| panic!("no use of `{keyword}`"));
+        let document = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$defs": {
+                "Other": { "type": "string" },
+                "Holder": { "type": "object", "properties": { "p": schema } }
+            }
+        });
+        let model =
+            from_value("test.json", &document).unwrap_or_else(|err| panic!("`{keyword}`: {err}"));
+        let warned = model.warnings.iter().any(|w| {
+            w.pointer.starts_with("/$defs/Holder/properties/p")
+                && (w.message.starts_with(&format!("`{keyword}`"))
+                    || w.pointer.ends_with(&format!("/{keyword}")))
+        });
+        let is_represented = represented.iter().any(|(k, _)| *k == keyword);
+        assert!(
+            warned || is_represented,
+            "`{keyword}` is neither represented nor warned about: {:?}",
+            model.warnings
+        );
+        assert!(
+            !(warned && is_represented),
+            "`{keyword}` is listed as represented but warned about: {:?}",
+            model.warnings
+        );
+    }
+}

@@ -25,6 +25,7 @@ mod post;
 mod refs;
 mod rewrite;
 mod scalars;
+mod unenforced;
 mod unions;
 
 use constraints::constraints_of;
@@ -320,6 +321,26 @@ impl<'a> Parser<'a> {
             index,
         };
         let mut model = model;
+        for (pointer, message) in unenforced::unenforced(&self.resources.docs[0].value, "") {
+            model
+                .warnings
+                .push(Warning::new(self.file, &pointer, message));
+        }
+        let mut targets: Vec<&Target> = self.by_target.keys().collect();
+        targets.sort_by_key(|t| target_order(t));
+        for target in targets {
+            if let Target::Schema { doc, pointer } = target
+                && *doc != 0
+                && let Some(schema) = self.resources.docs[*doc].value.pointer(pointer)
+            {
+                for (at, message) in unenforced::unenforced(schema, pointer) {
+                    let shown = self.display_pointer(*doc, &at);
+                    model
+                        .warnings
+                        .push(Warning::new(self.file, &shown, message));
+                }
+            }
+        }
         post::finish(&mut model);
         self.check_cycles(&model)?;
         Ok(model)

@@ -31,6 +31,7 @@ pub mod check;
 pub mod cli;
 pub mod emit;
 pub mod error;
+pub mod files;
 pub mod model;
 pub mod project;
 pub mod tags;

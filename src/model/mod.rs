@@ -359,6 +359,11 @@ pub struct Union {
     pub variants: Vec<Variant>,
     /// The open case for unknown tags, when the union is open (rule R4).
     pub unknown: Option<UnknownVariant>,
+    /// How an untagged union picks among variants that all accept a value: the first
+    /// (serde's `untagged`, for symgen's own schemas), or else the one that leaves the
+    /// fewest keys unknown (so a variant with few required fields cannot swallow a
+    /// richer value).
+    pub first_match: bool,
 }
 
 impl Union {

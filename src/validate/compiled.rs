@@ -27,8 +27,12 @@ impl SchemaOptions {
     /// Options for a schema file at `path`: relative references resolve next to it.
     pub fn for_file(path: &std::path::Path) -> Self {
         let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path));
+        let mut retriever = LocalRetriever::new();
+        if let Some(dir) = absolute.parent() {
+            retriever = retriever.allow(dir);
+        }
         Self {
-            retriever: LocalRetriever::new(),
+            retriever,
             base_uri: Some(format!("file://{}", absolute.display())),
         }
     }

@@ -657,7 +657,7 @@ fn every_keyword_is_represented_or_warned() {
         ),
         (
             "prefixItems",
-            json!({ "prefixItems": [{ "type": "string" }], "items": false }),
+            json!({ "prefixItems": [{ "type": "string" }], "items": false, "minItems": 1 }),
         ),
         (
             "items",

@@ -748,6 +748,7 @@ impl<'a> Parser<'a> {
                         fields: Vec::new(),
                         variants,
                         unknown: None,
+                        first_match: self.root.contains_key("x-symgen-protocol"),
                     }),
                     nullable: false,
                 }
@@ -783,6 +784,18 @@ impl<'a> Parser<'a> {
             return self.object(object, pointer, ctx, None);
         }
         if is_object {
+            if ty.is_none()
+                && ["properties", "additionalProperties", "patternProperties"]
+                    .iter()
+                    .any(|k| object.contains_key(*k))
+            {
+                // JSON Schema lets any non-object through such a schema; the generated
+                // types take the author's evident intent, an object.
+                self.warn(
+                    pointer,
+                    "no `type`: this schema describes an object and is typed as one; a value that is not an object, which the schema allows, would be rejected",
+                );
+            }
             return self.object(object, pointer, ctx, None);
         }
         if has_choice

@@ -1,6 +1,7 @@
 //! Passes over a built model that make it simpler for every generator, each keeping
 //! what the schema means (or saying, in a warning, what it stops enforcing):
 //!
+//! * objects of a schema symgen did not write are open: their other keys are kept;
 //! * a `default` that is not an instance of its field's type is dropped (a generator
 //!   would otherwise compile a default its own decoder rejects);
 //! * shared fields of an untagged or externally tagged union (properties beside the
@@ -14,6 +15,8 @@ use super::*;
 use crate::model::conform::conforms;
 
 pub(super) fn finish(model: &mut Model) {
+    hoist_untagged_field_variants(model);
+    open_objects(model);
     drop_bad_defaults(model);
     push_down_shared_fields(model);
     narrow_redefined_shared_fields(model);
@@ -24,6 +27,66 @@ pub(super) fn finish(model: &mut Model) {
         .enumerate()
         .map(|(i, t)| (t.name.clone(), i))
         .collect();
+}
+
+/// The inline object alternatives of untagged and externally tagged unions become named
+/// records (a variant that is a record), so every generator treats them as objects
+/// (open ones, below, keep their other keys).
+fn hoist_untagged_field_variants(model: &mut Model) {
+    let mut taken: HashSet<String> = model.types.iter().map(|t| t.name.clone()).collect();
+    let mut added = Vec::new();
+    for named in &mut model.types {
+        let TypeKind::Union(union) = &mut named.kind else {
+            continue;
+        };
+        if !matches!(union.tagging, Tagging::Untagged | Tagging::External) {
+            continue;
+        }
+        for variant in &mut union.variants {
+            let Payload::Fields(fields) = &mut variant.payload else {
+                continue;
+            };
+            let base = format!("{}{}", named.name, pascal_case(&variant.name));
+            let mut name = base.clone();
+            let mut n = 2;
+            while !taken.insert(name.clone()) {
+                name = format!("{base}{n}");
+                n += 1;
+            }
+            added.push(NamedType {
+                name: name.clone(),
+                pointer: variant.pointer.clone(),
+                docs: variant.docs.clone(),
+                kind: TypeKind::Record(Record {
+                    fields: std::mem::take(fields),
+                    additional: Additional::Allowed,
+                    constraints: Vec::new(),
+                }),
+                origin: Origin::Inline {
+                    parent: named.name.clone(),
+                },
+            });
+            variant.payload = Payload::Type(TypeExpr::Ref(name));
+        }
+    }
+    model.types.extend(added);
+}
+
+/// In a schema symgen did not write, an object without `additionalProperties` is open
+/// (the JSON Schema default): its other keys are data a receiver keeps and re-encodes.
+/// symgen's own protocol schemas (`x-symgen-protocol`) keep rule R2 instead: serde
+/// ignores unknown keys, so their receivers do too.
+fn open_objects(model: &mut Model) {
+    if model.protocol.is_some() {
+        return;
+    }
+    for named in &mut model.types {
+        if let TypeKind::Record(record) = &mut named.kind
+            && record.additional == Additional::Allowed
+        {
+            record.additional = Additional::Typed(TypeExpr::Any);
+        }
+    }
 }
 
 fn drop_bad_defaults(model: &mut Model) {

@@ -18,14 +18,8 @@ use serde_json::{Map, Value};
 use super::drafts;
 use crate::model::Error;
 
-/// The largest schema file read for a `$ref`.
-pub const MAX_FILE: u64 = 32 * 1024 * 1024;
-
 /// How many documents one schema may pull in through `$ref`s.
 const MAX_DOCUMENTS: usize = 4096;
-
-/// How many files are opened when looking for a document by its `$id`.
-const MAX_SCANNED: usize = 20_000;
 
 /// The meta-schemas of the drafts, which a `$ref` may name to mean "a JSON Schema".
 const META_SCHEMAS: &[&str] = &[
@@ -432,71 +426,20 @@ impl Resources {
     }
 }
 
-/// `path` canonicalized when it is a regular file inside one of the allowed roots.
 fn allowed(path: &Path, sources: &Sources) -> Option<PathBuf> {
-    let canonical = path.canonicalize().ok()?;
-    let inside = sources.roots.iter().any(|root| canonical.starts_with(root));
-    let regular = std::fs::metadata(&canonical).is_ok_and(|m| m.is_file());
-    (inside && regular).then_some(canonical)
+    crate::files::inside(path, &sources.roots)
 }
 
-/// Reads a regular file of at most [`MAX_FILE`] bytes.
-pub fn read_capped(path: &Path) -> Result<String, String> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|err| format!("cannot read: {err}"))?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    let file = std::fs::File::open(path).map_err(|err| format!("cannot read: {err}"))?;
-    let mut text = String::new();
-    let read = file
-        .take(MAX_FILE + 1)
-        .read_to_string(&mut text)
-        .map_err(|err| format!("cannot read: {err}"))?;
-    if read as u64 > MAX_FILE {
-        return Err(format!("larger than {MAX_FILE} bytes"));
-    }
-    Ok(text)
+fn read_capped(path: &Path) -> Result<String, String> {
+    crate::files::read_capped(path)
 }
 
-/// `$id` → path of every `*.json` file directly in the allowed directories.
+/// `$id` (resolved) → path of every `*.json` file directly in the allowed directories.
 fn index_ids(sources: &Sources) -> HashMap<String, PathBuf> {
-    let mut out = HashMap::new();
-    let mut scanned = 0;
-    for root in &sources.roots {
-        let Ok(entries) = std::fs::read_dir(root) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for path in paths {
-            if scanned >= MAX_SCANNED {
-                return out;
-            }
-            if path.extension().is_none_or(|e| e != "json") {
-                continue;
-            }
-            scanned += 1;
-            let Some(path) = allowed(&path, sources) else {
-                continue;
-            };
-            let Ok(text) = read_capped(&path) else {
-                continue;
-            };
-            let Ok(value) = serde_json::from_str::<Value>(&text) else {
-                continue;
-            };
-            if let Some(id) = value
-                .get("$id")
-                .or_else(|| value.get("id"))
-                .and_then(Value::as_str)
-                && let Some(uri) = resolve_uri("symgen-document:///", id)
-            {
-                out.entry(uri).or_insert(path);
-            }
-        }
-    }
-    out
+    crate::files::ids_in(&sources.roots)
+        .into_iter()
+        .filter_map(|(id, path)| Some((resolve_uri("symgen-document:///", &id)?, path)))
+        .collect()
 }
 
 /// Keywords whose value is one subschema.

@@ -109,10 +109,13 @@ impl Parser<'_> {
                     "`prefixItems` must be an array",
                 ));
             };
-            // A tuple is closed when nothing may follow its positions (`items: false`,
-            // or `maxItems` equal to their count).
-            let closed = object.get("items") == Some(&Value::Bool(false))
-                || object.get("maxItems").and_then(Value::as_u64) == Some(members.len() as u64);
+            // A tuple is exactly its positions when nothing may follow them (`items:
+            // false`, or `maxItems` equal to their count) and none may be missing
+            // (`minItems` equal to their count).
+            let count = members.len() as u64;
+            let closed = (object.get("items") == Some(&Value::Bool(false))
+                || object.get("maxItems").and_then(Value::as_u64) == Some(count))
+                && object.get("minItems").and_then(Value::as_u64) == Some(count);
             if closed {
                 let mut items = Vec::new();
                 for (i, member) in members.iter().enumerate() {
@@ -130,7 +133,7 @@ impl Parser<'_> {
             // refused; the positions' types are not enforced.
             self.warn(
                 &join(pointer, "prefixItems"),
-                "an open tuple (`prefixItems` followed by more items) is typed as an array of any JSON; its positions are not enforced",
+                "a tuple whose length varies (`prefixItems` with more items allowed, or fewer required) is typed as an array of any JSON; its positions are not enforced",
             );
             return Ok(Shape::Expr(TypeExpr::Array(Box::new(TypeExpr::Any))));
         }

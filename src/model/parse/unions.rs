@@ -126,6 +126,7 @@ impl Parser<'_> {
             fields,
             variants,
             unknown,
+            first_match: self.root.contains_key("x-symgen-protocol"),
         })
     }
 

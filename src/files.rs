@@ -1,0 +1,82 @@
+//! Reading schema files the way every part of symgen must: only regular files inside
+//! the directories the user named (no devices, FIFOs or paths that escape them), at
+//! most [`MAX_FILE`] bytes, never over the network.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// The largest schema file symgen reads.
+pub const MAX_FILE: u64 = 32 * 1024 * 1024;
+
+/// How many files are opened when looking for a document by its `$id`.
+const MAX_SCANNED: usize = 20_000;
+
+/// `path` canonicalized, when it is a regular file inside one of `roots` (canonical).
+pub fn inside(path: &Path, roots: &[PathBuf]) -> Option<PathBuf> {
+    let canonical = path.canonicalize().ok()?;
+    let within = roots.iter().any(|root| canonical.starts_with(root));
+    let regular = std::fs::metadata(&canonical).is_ok_and(|m| m.is_file());
+    (within && regular).then_some(canonical)
+}
+
+/// Reads a regular file of at most [`MAX_FILE`] bytes.
+pub fn read_capped(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|err| format!("cannot read: {err}"))?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    let file = std::fs::File::open(path).map_err(|err| format!("cannot read: {err}"))?;
+    let mut text = String::new();
+    let read = file
+        .take(MAX_FILE + 1)
+        .read_to_string(&mut text)
+        .map_err(|err| format!("cannot read: {err}"))?;
+    if read as u64 > MAX_FILE {
+        return Err(format!("larger than {MAX_FILE} bytes"));
+    }
+    Ok(text)
+}
+
+/// `$id` (as written, without a trailing empty fragment) → path, of every `*.json`
+/// file directly in `roots`.
+pub fn ids_in(roots: &[PathBuf]) -> HashMap<String, PathBuf> {
+    let mut out = HashMap::new();
+    let mut scanned = 0;
+    for root in roots {
+        let Ok(entries) = std::fs::read_dir(root) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            if scanned >= MAX_SCANNED {
+                return out;
+            }
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            scanned += 1;
+            let Some(path) = inside(&path, roots) else {
+                continue;
+            };
+            let Ok(text) = read_capped(&path) else {
+                continue;
+            };
+            let Ok(value) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            if let Some(id) = value
+                .get("$id")
+                .or_else(|| value.get("id"))
+                .and_then(Value::as_str)
+            {
+                out.entry(id.trim_end_matches('#').to_owned())
+                    .or_insert(path);
+            }
+        }
+    }
+    out
+}

@@ -34,7 +34,7 @@ use crate::model::{self, Model, Reply, TypeKind};
 use self::naming::Scope;
 use self::templates::{
     AliasTemplate, CodecsTemplate, ConformanceVectorsTemplate, FileTemplate, PackageTemplate,
-    RuntimeTestsTemplate, VectorTestsTemplate,
+    RuntimeTestsTemplate, VectorTest, VectorTestsTemplate,
 };
 use self::types::TypeContext;
 
@@ -262,11 +262,10 @@ pub fn generate(
         files.extend(render_module(module, runtime)?);
     }
 
+    // With vectors, every module is tested: a protocol must have vectors, any other
+    // schema is checked when its directory (named after the schema file) exists.
     let tested: Vec<&Module<'_>> = match vectors {
-        Some(_) => modules
-            .iter()
-            .filter(|m| m.input.model.protocol.is_some())
-            .collect(),
+        Some(_) => modules.iter().collect(),
         None => Vec::new(),
     };
     let mut library_names = vec![runtime.to_owned()];
@@ -424,13 +423,14 @@ fn reply_data_pointer(model: &Model) -> Option<Vec<String>> {
 fn render_codecs(
     module: &Module<'_>,
     tests: &str,
-) -> Result<(OutputFile, (String, String, String)), model::Error> {
+) -> Result<(OutputFile, VectorTest), model::Error> {
     let model = &module.input.model;
+    let required = model.protocol.is_some();
     let id = model
         .protocol
         .as_ref()
         .map(|p| p.id.clone())
-        .unwrap_or_default();
+        .unwrap_or_else(|| module.input.stem.clone());
     let suffix = naming::type_name(&id);
     let constant = format!("{}Codecs", naming::member_name(&id));
     let id_literal = layout::string_literal(&id);
@@ -498,10 +498,19 @@ fn render_codecs(
         roots: entries(&root_entries),
         replies: entries(&reply_entries),
         reply_data,
+        required,
     };
     let file = OutputFile {
         path: format!("Tests/{tests}/{suffix}Codecs.swift"),
         contents: render_template(&template, &module.input.file_name)?,
     };
-    Ok((file, (suffix, constant, id_literal)))
+    Ok((
+        file,
+        VectorTest {
+            suffix,
+            constant,
+            id: id_literal,
+            required,
+        },
+    ))
 }

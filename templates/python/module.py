@@ -61,6 +61,14 @@
 {{ reply.body|safe }}{#- raw: a `return` of identifiers laid out by layout::return_statement #}
 {%- endif %}
 {%- endif %}
+{%- when Decl::RecursiveAlias(alias) -%}
+if TYPE_CHECKING:
+{{ alias.checking|safe }}{#- raw: an alias laid out by layout::assignment; text only in string literals #}
+{%- if let Some(doc) = alias.doc %}
+{{ doc|safe }}{#- raw: a docstring made by layout::docstring #}
+{%- endif %}
+else:
+{{ alias.runtime|safe }}{#- raw: a `TypeAliasType` call laid out by layout::assignment #}
 {%- when Decl::Alias(alias) -%}
 {{ alias.line|safe }}{#- raw: an alias laid out by layout::assignment; text only in string literals #}
 {%- if let Some(doc) = alias.doc %}
@@ -83,12 +91,12 @@
 
 {{ root.decode|safe }}{#- raw: a `def` line of identifiers laid out by layout::def_head #}
     """Decodes one `{{ root.ty }}` from its JSON text; raises `DecodeError`."""
-    return {{ root.constant }}.decode(data)
+{{ root.decode_body|safe }}{#- raw: a `return` of identifiers laid out by layout::return_statement #}
 
 
 {{ root.encode|safe }}{#- raw: a `def` line of identifiers laid out by layout::def_head #}
     """The JSON text of one `{{ root.ty }}`: one line, without a newline."""
-    return {{ root.constant }}.encode(value)
+{{ root.encode_body|safe }}{#- raw: a `return` of identifiers laid out by layout::return_statement #}
 {%- endfor %}
 
 
@@ -100,3 +108,6 @@
 """Where a reply message carries its data, as JSON Pointer segments."""
 {{ view.protocol_line|safe }}{#- raw: a string literal #}
 """The protocol's id, when the schema is a symgen protocol."""
+{{ view.vectors_line|safe }}{#- raw: a string literal #}
+"""The directory of this schema's conformance vectors: the protocol id, else the schema
+file's stem."""

@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError, PydanticUseDefault
 
 __all__ = [
     "ABSENT",
+    "AS_TUPLE",
     "DEFAULT_IF_NULL",
     "EMPTY_IF_NULL",
     "NOT_NULL",
@@ -49,6 +50,7 @@ __all__ = [
     "default_if_null",
     "empty_if_null",
     "is_none",
+    "list_as_tuple",
     "not_null",
     "one_name_each",
     "required_content",
@@ -163,6 +165,14 @@ def empty_if_null(value: object) -> object:
     return {} if value is None else value
 
 
+def list_as_tuple(value: object) -> object:
+    """A JSON array where a tuple is expected, also when validation sees Python values
+    (inside an untagged union's validator), where strict mode takes only tuples."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+AS_TUPLE = BeforeValidator(list_as_tuple)
+"""Marks a tuple type: a JSON array is its value."""
 NOT_NULL = BeforeValidator(not_null)
 """Marks an optional field whose value may be absent but not `null` on the wire."""
 DEFAULT_IF_NULL = BeforeValidator(default_if_null)
@@ -395,13 +405,16 @@ class Codec(Generic[T]):
 
     `decode` reads JSON text (`str` or UTF-8 `bytes`, one message; a trailing newline is
     fine), `decode_value` an already parsed value; both raise `DecodeError`. `encode`
-    writes compact JSON text without a newline, `encode_value` plain Python values.
+    writes compact JSON text without a newline, `encode_value` plain Python values. With
+    `omit_unset` (schemas symgen did not write), encoding leaves out the fields a value
+    was not given (a decoded message's absent fields keep their default but stay absent).
     """
 
-    __slots__ = ("_adapter",)
+    __slots__ = ("_adapter", "_omit_unset")
 
-    def __init__(self, type_: Any) -> None:
+    def __init__(self, type_: Any, *, omit_unset: bool = False) -> None:
         self._adapter: TypeAdapter[T] = TypeAdapter(type_)
+        self._omit_unset = omit_unset
 
     def decode(self, data: str | bytes | bytearray) -> T:
         """The value the JSON text `data` holds."""
@@ -423,11 +436,13 @@ class Codec(Generic[T]):
 
     def encode(self, value: T) -> str:
         """Compact JSON text of `value`."""
-        return self._adapter.dump_json(value, by_alias=True).decode()
+        return self._adapter.dump_json(
+            value, by_alias=True, exclude_unset=self._omit_unset
+        ).decode()
 
     def encode_value(self, value: T) -> JsonValue:
         """`value` as plain JSON values (dicts, lists, strings, numbers, ...)."""
         encoded: JsonValue = self._adapter.dump_python(
-            value, mode="json", by_alias=True
+            value, mode="json", by_alias=True, exclude_unset=self._omit_unset
         )
         return encoded

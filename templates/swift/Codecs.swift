@@ -2,7 +2,7 @@
 
 import {{ module }}
 
-/// The roots and typed replies of the {{ id|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #} protocol, for the vector round trip.
+/// The roots and typed replies of {{ id|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #}, for the vector round trip.
 let {{ constant }} = ProtocolCodecs(
   id: {{ id|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #},
   roots: [
@@ -19,5 +19,6 @@ let {{ constant }} = ProtocolCodecs(
 {%- endfor %}
   ],
 {%- endif %}
-  replyData: {{ reply_data|safe }}{# raw: an array of string literals made by layout::string_literal, or nil #}
+  replyData: {{ reply_data|safe }}{# raw: an array of string literals made by layout::string_literal, or nil #},
+  required: {{ required }}
 )

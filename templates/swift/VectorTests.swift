@@ -5,12 +5,16 @@ import XCTest
 /// Every conformance vector of every protocol, decoded and re-encoded by the generated
 /// types.
 final class VectorTests: XCTestCase {
-{%- for (suffix, constant, id) in protocols %}
+{%- for test in protocols %}
 {%- if !loop.first %}
 {% endif %}
-  func test{{ suffix }}() throws {
-    let counts = try checkVectors({{ constant }})
-    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + {{ id|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #})
+  func test{{ test.suffix }}() throws {
+{%- if test.required %}
+    let counts = try checkVectors({{ test.constant }})
+    XCTAssertGreaterThan(counts.valid, 0, "no valid vector for " + {{ test.id|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #})
+{%- else %}
+    _ = try checkVectors({{ test.constant }})
+{%- endif %}
   }
 {%- endfor %}
 }

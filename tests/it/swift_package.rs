@@ -150,7 +150,7 @@ fn what_swift_cannot_express_fails_with_file_pointer_message() {
             "tuple",
             r#"{"$defs": {"T": {"type": "array", "prefixItems": [{"type": "string"},
                {"type": "string"}, {"type": "string"}, {"type": "string"}, {"type": "string"}],
-               "items": false}}}"#,
+               "items": false, "minItems": 5}}}"#,
             "/$defs/T",
             "the Swift generator supports tuples (`prefixItems`) of 1 to 4 items, not 5",
         ),

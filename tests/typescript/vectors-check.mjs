@@ -27,8 +27,14 @@
 import fs from "node:fs";
 import path from "node:path";
 
+// A protocol's schema is `<id>.schema.json`; another schema is `<stem>.json` (the
+// real-world corpus), which has no replies.
 function loadSchema(stem) {
-  return JSON.parse(fs.readFileSync(path.join(schemaDir, `${stem}.schema.json`), "utf8"));
+  for (const name of [`${stem}.schema.json`, `${stem}.json`]) {
+    const file = path.join(schemaDir, name);
+    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
+  }
+  return {};
 }
 
 // Where reply data sits in a reply: `x-symgen-protocol.replyData` of the protocol's
@@ -81,8 +87,14 @@ function pointerGet(value, pointer) {
   return { found: true, value: current };
 }
 
+// The import name of a module: its stem as an identifier, with a counter so that
+// stems such as `specif-1.1` stay valid and distinct.
+let modules = 0;
 function namespaceOf(stem) {
-  return stem.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+  const base = stem
+    .replace(/[^A-Za-z0-9_$]+([A-Za-z0-9])/g, (_, c) => c.toUpperCase())
+    .replace(/[^A-Za-z0-9_$]/g, "");
+  return `${/^[0-9]/.test(base) ? "_" : ""}${base}${modules++ ? modules : ""}`;
 }
 
 const counts = { valid: 0, replies: 0, rejected: 0, skipped: 0, unknown: 0 };
@@ -101,7 +113,10 @@ const protocols = fs
 
 for (const stem of protocols) {
   const ns = namespaceOf(stem);
-  const module = path.resolve(packageDir, `${stem}.js`);
+  // The module's file: its stem, numbered when the stem is a name the package itself
+  // uses (`package` → `package2`).
+  const file = [stem, `${stem}2`].find((f) => fs.existsSync(path.join(packageDir, `${f}.d.ts`)));
+  const module = path.resolve(packageDir, `${file ?? stem}.js`);
   lines.push(`import type * as ${ns} from ${JSON.stringify(module)};`);
   const load = (kind) => {
     const file = path.join(vectorsDir, stem, `${kind}.json`);

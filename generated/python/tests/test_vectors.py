@@ -38,14 +38,17 @@ VECTORS = Path(
 
 
 def load(module: ModuleType, kind: str) -> list[dict[str, Any]]:
-    path = VECTORS / module.PROTOCOL / f"{kind}.json"
+    """A module's vectors of one kind; a schema that is no protocol may have none."""
+    path = VECTORS / module.VECTORS / f"{kind}.json"
+    if module.PROTOCOL is None and not path.is_file():
+        return []
     vectors: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
     return vectors
 
 
 def cases(kind: str) -> list[Any]:
     return [
-        pytest.param(module, vector, id=f"{module.PROTOCOL}/{kind}/{vector['name']}")
+        pytest.param(module, vector, id=f"{module.VECTORS}/{kind}/{vector['name']}")
         for module in MODULES
         for vector in load(module, kind)
     ]
@@ -101,7 +104,8 @@ def replaced(value: object, segments: tuple[str, ...], new: object) -> object:
 
 def test_every_protocol_has_vectors() -> None:
     for module in MODULES:
-        assert load(module, "valid"), f"no valid vector for {module.PROTOCOL}"
+        if module.PROTOCOL is not None:
+            assert load(module, "valid"), f"no valid vector for {module.PROTOCOL}"
 
 
 @pytest.mark.parametrize(("module", "vector"), cases("valid"))
@@ -121,6 +125,10 @@ def test_valid(module: ModuleType, vector: dict[str, Any]) -> None:
                 encoded, module.REPLY_DATA, reply.encode_value(reply.decode_value(data))
             )
     expected = vector.get("canonical", without_nulls(vector["message"]))
+    if module.PROTOCOL is None:
+        # A schema symgen did not write: `null` and absent are told apart only where the
+        # schema keeps other keys, so `null`-valued keys count on neither side.
+        encoded = without_nulls(encoded)
     assert same(encoded, expected), (
         f"re-encoding differs:\n  got      {encoded}\n  expected {expected}"
     )

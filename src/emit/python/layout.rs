@@ -63,6 +63,18 @@ impl Py {
         Py::Keyword(name.into(), Box::new(value))
     }
 
+    /// `a | b | ...`, nested unions flattened (as Python flattens them).
+    pub fn union(items: Vec<Py>) -> Py {
+        let mut flat = Vec::with_capacity(items.len());
+        for item in items {
+            match item {
+                Py::Union(inner) => flat.extend(inner),
+                other => flat.push(other),
+            }
+        }
+        Py::Union(flat)
+    }
+
     /// `self | None`.
     pub fn or_none(self) -> Py {
         match self {
@@ -144,6 +156,16 @@ impl Py {
                 return out;
             }
             Py::Lambda(body) => {
+                let inner = indent + INDENT;
+                let body_flat = body.flat();
+                if !body.splits() && inner + body_flat.len() <= WIDTH {
+                    // The body in parentheses of its own.
+                    return format!(
+                        "lambda: (\n{}{body_flat}\n{})",
+                        " ".repeat(inner),
+                        " ".repeat(indent)
+                    );
+                }
                 return format!("lambda: {}", body.layout(indent, column + 8, tail));
             }
             Py::Atom(_) => return flat,
@@ -210,6 +232,10 @@ pub fn assignment(
         // Nothing to split on the left: the value splits at its brackets.
         return format!("{head} = {}", value.layout(indent, head.len() + 3, 0));
     }
+    if let Py::Atom(_) = annotation {
+        // A name too long for the line stays on it (parentheses would not help).
+        return line;
+    }
     let annotation_text = if annotation.splits() {
         annotation.layout(indent, pad.len() + target.len() + 2, WIDTH)
     } else {
@@ -242,16 +268,31 @@ fn value_after(value: &Py, indent: usize, column: usize) -> String {
     if column + flat.len() <= WIDTH {
         return flat;
     }
-    if value.splits() && column + value.opening() <= WIDTH {
+    let inner = indent + INDENT;
+    let fits_inside = inner + flat.len() <= WIDTH;
+    let parenthesized =
+        |text: String| format!("(\n{}{text}\n{})", " ".repeat(inner), " ".repeat(indent));
+    if value.splits() {
+        // Its own brackets when their opening fits on the line; else parentheses of
+        // its own (when their opening fits), the value laid out inside.
+        if column + value.opening() <= WIDTH || column + 1 > WIDTH {
+            return value.layout(indent, column, 0);
+        }
+        // Parentheses only when every line then fits (ruff's choice); otherwise the
+        // long first line stays and the value splits at its brackets.
+        let inside = parenthesized(value.layout(inner, inner, 0));
+        if inside.lines().all(|l| l.len() <= WIDTH) {
+            return inside;
+        }
         return value.layout(indent, column, 0);
     }
-    let inner = indent + INDENT;
-    format!(
-        "(\n{}{}\n{})",
-        " ".repeat(inner),
-        value.layout(inner, inner, 0),
-        " ".repeat(indent)
-    )
+    match value {
+        // A union splits at its `|` inside parentheses.
+        Py::Union(_) => parenthesized(value.layout(inner, inner, 0)),
+        // Anything else moves into parentheses only if it then fits.
+        _ if fits_inside => parenthesized(flat),
+        _ => flat,
+    }
 }
 
 impl Py {

@@ -184,7 +184,7 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
     let mut protocol_modules = Vec::new();
     for module in modules {
         let name = scope.claim(names::snake(&module.stem, "m"));
-        let view = module::render_module(&module.model, &module.file_name)?;
+        let view = module::render_module(&module.model, &module.file_name, &module.stem)?;
         let source = crate::emit::text::one_line(&module.file_name);
         let contents = render_template(
             &ModuleTemplate {
@@ -221,14 +221,17 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
         path: format!("src/{package}/py.typed"),
         contents: String::new(),
     });
-    let tests = input.vectors.is_some() && !protocol_modules.is_empty();
+    // With vectors, the suite covers every module: a protocol must have vectors, any
+    // other schema is checked when its directory exists.
+    let tests = input.vectors.is_some() && !module_names.is_empty();
+    let _ = &protocol_modules;
     if let (Some(vectors), true) = (input.vectors, tests) {
         files.push(OutputFile {
             path: "tests/test_vectors.py".to_owned(),
             contents: render_template(
                 &VectorTestsTemplate {
                     package: &package,
-                    imports: &module::import_line(&package, &protocol_modules),
+                    imports: &module::import_line(&package, &module_names),
                     modules: &layout::assignment(
                         0,
                         "MODULES",
@@ -237,7 +240,7 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
                             vec![layout::Py::atom("ModuleType")],
                         )),
                         Some(&layout::Py::List(
-                            protocol_modules.iter().map(layout::Py::atom).collect(),
+                            module_names.iter().map(layout::Py::atom).collect(),
                         )),
                     ),
                     vectors: &layout::string(vectors),

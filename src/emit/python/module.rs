@@ -15,7 +15,9 @@ use serde_json::Value;
 
 use super::layout::{self, Py, assignment, docstring};
 use super::names::{self, Scope};
-use super::view::{Alias, Attr, Check, Class, Decl, ReplyCodec, ReplyMethod, RootCodec};
+use super::view::{
+    Alias, Attr, Check, Class, Decl, RecursiveAlias, ReplyCodec, ReplyMethod, RootCodec,
+};
 use crate::emit::EmitError;
 use crate::emit::doc::DocBlock;
 use crate::model::{
@@ -46,12 +48,15 @@ pub struct ModuleView {
     pub reply_data_line: String,
     /// `PROTOCOL = ...`, laid out.
     pub protocol_line: String,
+    /// `VECTORS = ...`, laid out.
+    pub vectors_line: String,
 }
 
 /// The imports a module uses, by source.
 #[derive(Debug, Default)]
 struct Imports {
     typing: BTreeSet<&'static str>,
+    extensions: BTreeSet<&'static str>,
     pydantic: BTreeSet<&'static str>,
     runtime: BTreeSet<&'static str>,
 }
@@ -61,11 +66,14 @@ struct Imports {
 struct Planned {
     decl: Decl,
     needs: BTreeSet<String>,
+    /// An alias's value, for re-rendering it when it is part of a cycle.
+    value: Option<Py>,
 }
 
 /// Renders `model` into a module view; `file` names the schema in errors.
-pub fn render_module(model: &Model, file: &str) -> Result<ModuleView, EmitError> {
+pub fn render_module(model: &Model, file: &str, stem: &str) -> Result<ModuleView, EmitError> {
     let mut planner = Planner::new(model, file);
+    planner.stem = stem.to_owned();
     for ty in &model.types {
         planner.named(ty)?;
     }
@@ -87,6 +95,8 @@ struct Planner<'m> {
     replies: Vec<(String, String)>,
     /// Model names referenced by the value being built (eager module-level needs).
     refs: BTreeSet<String>,
+    /// The schema file's stem (the vector directory of a schema that is no protocol).
+    stem: String,
 }
 
 fn doc_lines(docs: &Docs, notes: &[String]) -> Vec<String> {
@@ -211,6 +221,7 @@ impl<'m> Planner<'m> {
             reply_types: HashMap::new(),
             replies: Vec::new(),
             refs: BTreeSet::new(),
+            stem: String::new(),
         }
     }
 
@@ -255,11 +266,14 @@ impl<'m> Planner<'m> {
             TypeExpr::Array(item) => Py::sub("list", vec![self.expr(item)]),
             TypeExpr::Tuple(items) => {
                 let items: Vec<Py> = items.iter().map(|item| self.expr(item)).collect();
-                if items.is_empty() {
+                let tuple = if items.is_empty() {
                     Py::sub("tuple", vec![Py::atom("()")])
                 } else {
                     Py::sub("tuple", items)
-                }
+                };
+                let annotated = self.typing("Annotated");
+                let as_tuple = self.runtime("AS_TUPLE");
+                Py::sub(annotated.flat(), vec![tuple, Py::atom(as_tuple)])
             }
             TypeExpr::Map(value) => Py::sub("dict", vec![Py::atom("str"), self.expr(value)]),
             TypeExpr::Ref(name) => Py::atom(self.name_of(name)),
@@ -562,7 +576,11 @@ impl<'m> Planner<'m> {
                 }
             }
         }
-        self.planned.push(Planned { decl, needs });
+        self.planned.push(Planned {
+            decl,
+            needs,
+            value: None,
+        });
     }
 
     fn alias(&mut self, name: &str, value: Py, doc: Vec<String>) {
@@ -577,6 +595,9 @@ impl<'m> Planner<'m> {
             }),
             Vec::new(),
         );
+        if let Some(planned) = self.planned.last_mut() {
+            planned.value = Some(value);
+        }
     }
 
     fn record_class(
@@ -677,7 +698,7 @@ impl<'m> Planner<'m> {
             if members.len() == 1 {
                 members.remove(0)
             } else {
-                Py::Union(members)
+                Py::union(members)
             }
         };
         let value = if aliases.is_empty() {
@@ -753,7 +774,7 @@ impl<'m> Planner<'m> {
                     0,
                     &constant,
                     Some(&Py::sub(codec, vec![ty.clone()])),
-                    Some(&Py::call(codec, vec![ty.clone()])),
+                    Some(&Py::call(codec, self.codec_args(ty.clone()))),
                 );
                 self.reply_codecs.push(ReplyCodec { line });
                 self.reply_types.insert(ty.flat(), constant.clone());
@@ -818,7 +839,13 @@ impl<'m> Planner<'m> {
             let mut bases: Vec<String> = base.iter().cloned().collect();
             let mut fields = Vec::new();
             let mut names_check = None;
-            let mut extra_head = Vec::new();
+            // A variant of a schema symgen did not write keeps the keys it does not
+            // declare, as its open objects do.
+            let mut extra_head = if self.model.protocol.is_none() {
+                self.additional(&Additional::Typed(TypeExpr::Any))
+            } else {
+                Vec::new()
+            };
             let mut tag_scope_attribute = tag_attribute.clone();
             match (&variant.payload, content) {
                 (Payload::Unit, _) => {}
@@ -977,7 +1004,7 @@ impl<'m> Planner<'m> {
         let annotated = self.typing("Annotated");
         let value = Py::sub(
             annotated.flat(),
-            vec![Py::Union(members), Py::call(tagged, args)],
+            vec![Py::union(members), Py::call(tagged, args)],
         );
         self.alias_with_needs(name, value, doc_lines(&ty.docs, &[]));
         Ok(())
@@ -996,6 +1023,7 @@ impl<'m> Planner<'m> {
                 doc: docstring(0, &doc),
             }),
             needs,
+            value: Some(value),
         });
     }
 
@@ -1184,7 +1212,7 @@ impl<'m> Planner<'m> {
         } else {
             Py::sub(
                 annotated.flat(),
-                vec![Py::Union(members), Py::call(tagged, args)],
+                vec![Py::union(members), Py::call(tagged, args)],
             )
         };
         self.alias_with_needs(name, value, doc_lines(&ty.docs, &[]));
@@ -1221,6 +1249,10 @@ impl<'m> Planner<'m> {
             };
             members.push(member);
         }
+        // Members Python reads as the same type (`str | str` from two string variants)
+        // collapse into one, as Python's own `Union` does.
+        let mut seen = BTreeSet::new();
+        members.retain(|m| seen.insert(m.flat()));
         let value = if members.len() == 1 {
             members.remove(0)
         } else {
@@ -1230,10 +1262,19 @@ impl<'m> Planner<'m> {
             Py::sub(
                 annotated.flat(),
                 vec![
-                    Py::Union(members),
+                    Py::union(members),
                     Py::call(
                         field,
-                        vec![Py::kw("union_mode", Py::string("left_to_right"))],
+                        vec![Py::kw(
+                            "union_mode",
+                            // serde's `untagged` takes the first variant that accepts;
+                            // other schemas the best match (the most fields declared).
+                            Py::string(if union.first_match {
+                                "left_to_right"
+                            } else {
+                                "smart"
+                            }),
+                        )],
                     ),
                     Py::call(untagged, vec![Py::string(name)]),
                 ],
@@ -1253,6 +1294,7 @@ impl<'m> Planner<'m> {
                 doc: docstring(0, &doc_lines(&ty.docs, &[])),
             }),
             needs,
+            value: Some(value),
         });
         Ok(())
     }
@@ -1274,6 +1316,16 @@ impl<'m> Planner<'m> {
 
     // ----- the module -------------------------------------------------------------
 
+    /// A codec's arguments: for a schema symgen did not write, encoding leaves out what
+    /// a message did not have (fields at their default), so values round-trip exactly.
+    fn codec_args(&self, ty: Py) -> Vec<Py> {
+        if self.model.protocol.is_some() {
+            vec![ty]
+        } else {
+            vec![ty, Py::kw("omit_unset", Py::atom("True"))]
+        }
+    }
+
     fn roots(&mut self) -> Result<Vec<RootCodec>, EmitError> {
         let mut functions = Scope::default();
         let mut out = Vec::new();
@@ -1286,12 +1338,22 @@ impl<'m> Planner<'m> {
                 0,
                 &constant,
                 Some(&Py::sub(codec, vec![Py::atom(&ty)])),
-                Some(&Py::call(codec, vec![Py::atom(&ty)])),
+                Some(&Py::call(codec, self.codec_args(Py::atom(&ty)))),
             );
             let decode = functions.claim(format!("decode_{snake}"));
             let encode = functions.claim(format!("encode_{snake}"));
             let value = format!("value: {ty}");
+            let decode_body = layout::return_statement(
+                4,
+                &Py::call(format!("{constant}.decode"), vec![Py::atom("data")]),
+            );
+            let encode_body = layout::return_statement(
+                4,
+                &Py::call(format!("{constant}.encode"), vec![Py::atom("value")]),
+            );
             out.push(RootCodec {
+                decode_body,
+                encode_body,
                 key: layout::string(root),
                 decode: layout::def_head(0, &decode, &["data: str | bytes | bytearray"], &ty),
                 encode: layout::def_head(0, &encode, &[&value], "str"),
@@ -1370,17 +1432,44 @@ impl<'m> Planner<'m> {
             Some(&Py::atom("str").or_none()),
             Some(&protocol),
         );
-        let decls = order(std::mem::take(&mut self.planned));
+        let vectors_id = match &self.model.protocol {
+            Some(p) => p.id.clone(),
+            None => self.stem.clone(),
+        };
+        let vectors_line = assignment(
+            0,
+            "VECTORS",
+            Some(&Py::atom("str")),
+            Some(&Py::string(&vectors_id)),
+        );
+        let (decls, recursive) = order(std::mem::take(&mut self.planned));
+        if recursive {
+            self.typing("TYPE_CHECKING");
+            self.typing("Union");
+            self.imports.extensions.insert("TypeAliasType");
+        }
+        // isort's sections: the standard library, third parties, the package itself.
         let mut imports = vec!["from __future__ import annotations".to_owned()];
-        for (module, names) in [
-            ("typing", sorted_imports(&self.imports.typing)),
-            ("pydantic", sorted_imports(&self.imports.pydantic)),
-            ("._runtime", sorted_imports(&self.imports.runtime)),
-        ] {
-            if names.is_empty() {
-                continue;
+        let sections = [
+            vec![("typing", sorted_imports(&self.imports.typing))],
+            vec![
+                ("pydantic", sorted_imports(&self.imports.pydantic)),
+                (
+                    "typing_extensions",
+                    sorted_imports(&self.imports.extensions),
+                ),
+            ],
+            vec![("._runtime", sorted_imports(&self.imports.runtime))],
+        ];
+        for section in sections {
+            let lines: Vec<String> = section
+                .into_iter()
+                .filter(|(_, names)| !names.is_empty())
+                .map(|(module, names)| import_line(module, &names))
+                .collect();
+            if !lines.is_empty() {
+                imports.push(lines.join("\n"));
             }
-            imports.push(import_line(module, &names));
         }
         Ok(ModuleView {
             doc,
@@ -1392,6 +1481,7 @@ impl<'m> Planner<'m> {
             replies_line,
             reply_data_line,
             protocol_line,
+            vectors_line,
         })
     }
 }
@@ -1483,8 +1573,11 @@ fn classes_in(value: &Py) -> BTreeSet<String> {
 }
 
 /// The declarations in their model order, each moved after the declarations it needs
-/// at import time (depth first, so the order stays close to the schema's).
-fn order(planned: Vec<Planned>) -> Vec<Decl> {
+/// at import time (depth first, so the order stays close to the schema's). An alias
+/// that needs itself, or one declared after it (a cycle of aliases), names those in
+/// quotes and is declared as a `TypeAliasType` (pydantic resolves the quoted names, mypy
+/// reads the plain alias); returns whether any is.
+fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool) {
     let index: HashMap<String, usize> = planned
         .iter()
         .enumerate()
@@ -1492,30 +1585,123 @@ fn order(planned: Vec<Planned>) -> Vec<Decl> {
         .collect();
     let mut state = vec![0u8; planned.len()];
     let mut order = Vec::with_capacity(planned.len());
+    let mut quoted: HashMap<usize, BTreeSet<String>> = HashMap::new();
+    #[allow(clippy::too_many_arguments)]
     fn visit(
         i: usize,
         planned: &[Planned],
         index: &HashMap<String, usize>,
         state: &mut [u8],
         order: &mut Vec<usize>,
+        quoted: &mut HashMap<usize, BTreeSet<String>>,
     ) {
         if state[i] != 0 {
             return;
         }
         state[i] = 1;
         for need in &planned[i].needs {
-            if let Some(&j) = index.get(need)
-                && j != i
-            {
-                visit(j, planned, index, state, order);
+            if let Some(&j) = index.get(need) {
+                if state[j] == 1 {
+                    // Not declared yet when this one is evaluated: quoted.
+                    quoted.entry(i).or_default().insert(need.clone());
+                } else {
+                    visit(j, planned, index, state, order, quoted);
+                }
             }
         }
         state[i] = 2;
         order.push(i);
     }
     for i in 0..planned.len() {
-        visit(i, &planned, &index, &mut state, &mut order);
+        visit(i, &planned, &index, &mut state, &mut order, &mut quoted);
     }
-    let mut slots: Vec<Option<Decl>> = planned.into_iter().map(|p| Some(p.decl)).collect();
-    order.into_iter().filter_map(|i| slots[i].take()).collect()
+    let recursive = quoted.keys().any(|i| planned[*i].value.is_some());
+    let mut slots: Vec<Option<Planned>> = planned.into_iter().map(Some).collect();
+    let decls = order
+        .into_iter()
+        .filter_map(|i| {
+            let planned = slots[i].take()?;
+            match (quoted.get(&i), planned.value, planned.decl) {
+                (Some(names), Some(value), Decl::Alias(alias)) => {
+                    let value = quote(value, names);
+                    Some(Decl::RecursiveAlias(RecursiveAlias {
+                        checking: assignment(
+                            4,
+                            &alias.name,
+                            Some(&Py::atom("TypeAlias")),
+                            Some(&value),
+                        ),
+                        // At run time `"A" | B` is an error: `Union["A", B]` there.
+                        runtime: assignment(
+                            4,
+                            &alias.name,
+                            None,
+                            Some(&Py::call(
+                                "TypeAliasType",
+                                vec![Py::string(&alias.name), unionize(value.clone())],
+                            )),
+                        ),
+                        doc: alias.doc.map(|d| {
+                            d.lines()
+                                .map(|l| {
+                                    if l.is_empty() {
+                                        String::new()
+                                    } else {
+                                        format!("    {l}")
+                                    }
+                                })
+                                .collect::<Vec<_>>()
+                                .join("\n")
+                        }),
+                        name: alias.name,
+                    }))
+                }
+                (_, _, decl) => Some(decl),
+            }
+        })
+        .collect();
+    (decls, recursive)
+}
+
+/// `value` with every `a | b` written `Union[a, b]` (which takes quoted names).
+fn unionize(value: Py) -> Py {
+    let all = |items: Vec<Py>| items.into_iter().map(unionize).collect();
+    match value {
+        Py::Union(items) => Py::Subscript("Union".to_owned(), all(items)),
+        Py::Subscript(head, items) => Py::Subscript(head, all(items)),
+        Py::Call(head, items) => Py::Call(head, all(items)),
+        Py::Keyword(name, value) => Py::Keyword(name, Box::new(unionize(*value))),
+        Py::Tuple(items) => Py::Tuple(all(items)),
+        Py::List(items) => Py::List(all(items)),
+        Py::Lambda(body) => Py::Lambda(Box::new(unionize(*body))),
+        Py::Dict(entries) => Py::Dict(
+            entries
+                .into_iter()
+                .map(|(k, v)| (unionize(k), unionize(v)))
+                .collect(),
+        ),
+        atom @ Py::Atom(_) => atom,
+    }
+}
+
+/// `value` with the atoms naming `names` written as string forward references.
+fn quote(value: Py, names: &BTreeSet<String>) -> Py {
+    let all = |items: Vec<Py>| items.into_iter().map(|i| quote(i, names)).collect();
+    match value {
+        Py::Atom(text) if names.contains(&text) => Py::Atom(layout::string(&text)),
+        Py::Atom(text) => Py::Atom(text),
+        Py::Subscript(head, items) => Py::Subscript(head, all(items)),
+        Py::Call(head, items) => Py::Call(head, all(items)),
+        Py::Keyword(name, value) => Py::Keyword(name, Box::new(quote(*value, names))),
+        Py::Tuple(items) => Py::Tuple(all(items)),
+        Py::List(items) => Py::List(all(items)),
+        Py::Union(items) => Py::Union(all(items)),
+        Py::Lambda(body) => Py::Lambda(Box::new(quote(*body, names))),
+        Py::Dict(entries) => Py::Dict(
+            entries
+                .into_iter()
+                .map(|(k, v)| (quote(k, names), quote(v, names)))
+                .collect(),
+        ),
+    }
 }

@@ -15,6 +15,9 @@ pub enum Decl {
     Class(Box<Class>),
     /// `Name: TypeAlias = ...` and its docstring.
     Alias(Alias),
+    /// An alias that names itself (or one declared after it): `TypeAliasType` at run
+    /// time, a plain alias for type checkers.
+    RecursiveAlias(RecursiveAlias),
 }
 
 /// A generated class.
@@ -97,6 +100,19 @@ pub struct Alias {
     pub doc: Option<String>,
 }
 
+/// A recursive type alias.
+#[derive(Debug, Clone)]
+pub struct RecursiveAlias {
+    /// The alias name.
+    pub name: String,
+    /// `Name: TypeAlias = ...` for type checkers, indented by 4.
+    pub checking: String,
+    /// `Name = TypeAliasType("Name", ...)` at run time, indented by 4.
+    pub runtime: String,
+    /// Its docstring, indented by 4.
+    pub doc: Option<String>,
+}
+
 impl Decl {
     /// Whether it is a class (which wants two blank lines after the imports).
     pub fn is_class(&self) -> bool {
@@ -108,6 +124,7 @@ impl Decl {
         match self {
             Decl::Class(class) => &class.name,
             Decl::Alias(alias) => &alias.name,
+            Decl::RecursiveAlias(alias) => &alias.name,
         }
     }
 }
@@ -127,6 +144,10 @@ pub struct RootCodec {
     pub decode: String,
     /// The `def encode_<name>(…)` line, laid out.
     pub encode: String,
+    /// `return <codec>.decode(data)`, laid out.
+    pub decode_body: String,
+    /// `return <codec>.encode(value)`, laid out.
+    pub encode_body: String,
 }
 
 /// A reply data codec.

@@ -28,6 +28,10 @@ pub struct FieldPlan {
     pub optional: bool,
     /// The Swift default, when the field has one (used in `init` and on decode).
     pub default: Option<String>,
+    /// For a schema symgen did not write, a field with a default stays optional (so an
+    /// absent field re-encodes absent) and an accessor supplies the default:
+    /// `(accessor name, default expression)`.
+    pub or_default: Option<(String, String)>,
     /// The unchanged model field.
     pub field: Field,
 }
@@ -241,11 +245,19 @@ pub fn plan_fields(
             _ => None,
         };
         let nullable = field.ty.is_nullable() && field.ty != TypeExpr::Any;
-        let default = match &field.default {
+        let literal = match &field.default {
             Some(value) if constant.is_none() && !field.required && !value.is_null() => {
                 Some(ctx.default_literal(&field.ty, value, &field.pointer)?)
             }
             _ => None,
+        };
+        // symgen's protocols fill and always send defaults (serde's `default`); other
+        // schemas keep absent fields absent and offer the default through an accessor.
+        let keeps_absence = ctx.model.protocol.is_none();
+        let (default, or_default_literal) = if keeps_absence {
+            (None, literal)
+        } else {
+            (literal, None)
         };
         let base = match &field.ty {
             TypeExpr::Any => "JSONValue".to_owned(),
@@ -270,8 +282,18 @@ pub fn plan_fields(
             constant,
             optional,
             default,
+            or_default: None,
             field: field.clone(),
         });
+        if let Some(literal) = or_default_literal {
+            let accessor = scope.claim(format!(
+                "{}OrDefault",
+                plans.last().map(|p| p.name.clone()).unwrap_or_default()
+            ));
+            if let Some(plan) = plans.last_mut() {
+                plan.or_default = Some((accessor, literal));
+            }
+        }
     }
     // Alias keys are claimed after every canonical key, so canonical names win.
     for plan in &mut plans {
@@ -281,4 +303,27 @@ pub fn plan_fields(
         }
     }
     Ok(plans)
+}
+
+impl FieldPlan {
+    /// The accessor supplying the default of an optional field with one (schemas symgen
+    /// did not write), with its doc comment, at `indent` spaces.
+    pub fn or_default_declaration(&self, indent: usize) -> Option<String> {
+        let (accessor, literal) = self.or_default.as_ref()?;
+        let base = self
+            .swift_type
+            .strip_suffix('?')
+            .unwrap_or(&self.swift_type);
+        let doc = format!(
+            "`{}`, or its default when absent.",
+            self.wire.replace('`', "'")
+        );
+        let pad = " ".repeat(indent);
+        Some(format!(
+            "{}{pad}public var {}: {base} {{\n{pad}  {} ?? {literal}\n{pad}}}",
+            doc_comment(Some(&doc), indent),
+            naming::escaped(accessor),
+            self.property()
+        ))
+    }
 }

@@ -218,7 +218,7 @@ pub fn render_struct(
     // Typed extra keys beside the fields (`additionalProperties: {schema}`): kept in a
     // dictionary property.
     let others = match additional {
-        Additional::Typed(value) if !plans.is_empty() || extras.body.is_some() => {
+        Additional::Typed(value) => {
             let taken: Vec<&str> = plans.iter().map(|p| p.name.as_str()).collect();
             let mut scope = Scope::with_reserved(&taken);
             let name = scope.claim("additionalProperties".to_owned());
@@ -254,6 +254,12 @@ pub fn render_struct(
         .filter(|p| !p.stored())
         .map(|p| at(p.declaration(base + 2)))
         .collect();
+    computed.extend(
+        plans
+            .iter()
+            .filter_map(|p| p.or_default_declaration(base + 2))
+            .map(at),
+    );
     computed.extend(extras.computed.into_iter().map(at));
     let mut params: Vec<String> = plans
         .iter()
@@ -279,6 +285,14 @@ pub fn render_struct(
         )));
         params.push(format!("{prop}: [String: {value_type}] = [:]"));
         assigns.push((format!("self.{prop}"), prop.clone()));
+        computed.push(at(format!(
+            "{}{}public var unknownKeyCount: Int {{ {prop}.count }}",
+            doc_comment(
+                Some("How many keys of the decoded object this type does not declare."),
+                base + 2
+            ),
+            " ".repeat(base + 2)
+        )));
     }
     if let Some((doc, prop, ty)) = &extras.body {
         properties.push(at(format!(
@@ -347,6 +361,9 @@ pub fn render_struct(
 
     let mut conformances: Vec<&str> = VALUE_CONFORMANCES.split(", ").collect();
     conformances.extend(extras.conformances);
+    if others.is_some() {
+        conformances.push("OpenObject");
+    }
     let header = layout::type_header(base, &format!("public struct {name}: "), &conformances);
     let coding_keys = coding_keys
         .iter()

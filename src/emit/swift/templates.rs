@@ -192,14 +192,28 @@ pub struct CodecsTemplate {
     pub replies: Vec<String>,
     /// The reply data pointer as a Swift array literal, or `nil`.
     pub reply_data: String,
+    /// Whether the module must have vectors (a protocol's).
+    pub required: bool,
 }
 
 /// The XCTest case with one test per protocol.
 #[derive(Template)]
 #[template(path = "swift/VectorTests.swift")]
 pub struct VectorTestsTemplate {
-    /// `(test method suffix, codecs constant, protocol id)` per protocol.
-    pub protocols: Vec<(String, String, String)>,
+    /// One test per tested module.
+    pub protocols: Vec<VectorTest>,
+}
+
+/// The vector test of one module.
+pub struct VectorTest {
+    /// The test method's suffix.
+    pub suffix: String,
+    /// The codecs constant.
+    pub constant: String,
+    /// The vector directory, a Swift string literal.
+    pub id: String,
+    /// Whether the module must have vectors (a protocol's).
+    pub required: bool,
 }
 
 /// The runtime's fixed-length array types `Tuple1` ... `TupleN`.

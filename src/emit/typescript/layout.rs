@@ -87,9 +87,60 @@ fn pad(indent: usize) -> String {
 fn tuple_lines(indent: usize, items: &[Ts]) -> String {
     let lines: Vec<String> = items
         .iter()
-        .map(|i| format!("{}{},", pad(indent + 2), i.flat()))
+        .map(|i| {
+            format!(
+                "{}{},",
+                pad(indent + 2),
+                layout(i, indent + 2, indent + 2, 1)
+            )
+        })
         .collect();
     format!("[\n{}\n{}]", lines.join("\n"), pad(indent))
+}
+
+/// `ty` starting at `column` and followed by `tail` more characters on its last line,
+/// broken like prettier when that does not fit; continuation lines are indented from
+/// `indent`.
+fn layout(ty: &Ts, indent: usize, column: usize, tail: usize) -> String {
+    let flat = ty.flat();
+    if column + width(&flat) + tail <= WIDTH {
+        return flat;
+    }
+    match ty {
+        Ts::Atom(_) => flat,
+        Ts::Tuple(items) => tuple_lines(indent, items),
+        Ts::Map(value) => format!(
+            "{{\n{}\n{}}}",
+            property(indent + 2, "[key: string]", value),
+            pad(indent)
+        ),
+        Ts::Union(members) => {
+            let lines: Vec<String> = members
+                .iter()
+                .map(|m| format!("| {}", layout(m, indent + 2, indent + 2, 0)))
+                .collect();
+            lines.join(&format!("\n{}", pad(indent)))
+        }
+    }
+}
+
+/// The lines of a union broken one member per line at `indent` (`| A`), the last one
+/// followed by `end`.
+fn union_lines(indent: usize, members: &[Ts], end: &str) -> String {
+    let inner = pad(indent);
+    let count = members.len();
+    members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let end = if i + 1 == count { end } else { "" };
+            format!(
+                "{inner}| {}{end}",
+                layout(m, indent + 2, indent + 2, width(end))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A property signature `key: T;` (key already quoted, with `?` when optional) at
@@ -112,11 +163,11 @@ pub fn property(indent: usize, key: &str, ty: &Ts) -> String {
             if fits(&moved) {
                 return format!("{p}{key}:\n{moved}");
             }
-            let lines: Vec<String> = members
-                .iter()
-                .map(|m| format!("{inner}| {}", m.flat()))
-                .collect();
-            format!("{p}{key}:\n{};", lines.join("\n"))
+            format!("{p}{key}:\n{}", union_lines(indent + 2, members, ";"))
+        }
+        // A long index signature: prettier breaks its brackets.
+        Ts::Atom(_) if key == "[key: string]" => {
+            format!("{p}[\n{p}  key: string\n{p}]: {};", ty.flat())
         }
         Ts::Atom(_) => line,
     }
@@ -139,11 +190,7 @@ pub fn type_alias(name: &str, ty: &Ts) -> String {
     let moved = format!("  {};", ty.flat());
     match ty {
         Ts::Union(members) if !fits(&moved) && !ty.is_hugged() => {
-            let lines: Vec<String> = members
-                .iter()
-                .map(|m| format!("  | {}", m.flat()))
-                .collect();
-            format!("export type {name} =\n{};", lines.join("\n"))
+            format!("export type {name} =\n{}", union_lines(2, members, ";"))
         }
         Ts::Map(value) => format!(
             "export type {name} = {{\n{}\n}};",

@@ -30,3 +30,17 @@ public protocol OpenUnion {
   /// Whether this value is the `unknown` case.
   var isUnknown: Bool { get }
 }
+
+/// An object that keeps the keys its schema does not declare (an open object of a
+/// schema symgen did not write).
+public protocol OpenObject {
+  /// How many keys of the decoded object its type does not declare.
+  var unknownKeyCount: Int { get }
+}
+
+/// How many keys `value` keeps without declaring them (0 for a type that keeps none):
+/// an untagged union of such types picks the variant that declares the most of a
+/// value, so a variant with few required fields does not swallow a richer one.
+public func unknownKeyCount<T>(of value: T) -> Int {
+  (value as? any OpenObject)?.unknownKeyCount ?? 0
+}

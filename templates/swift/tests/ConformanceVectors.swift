@@ -58,6 +58,9 @@ struct ProtocolCodecs: Sendable {
   let replies: [String: ReplyCodec]
   /// Where reply data sits in a reply message, as JSON Pointer segments.
   let replyData: [String]?
+  /// Whether the vector files must exist (a protocol's); a schema that is no protocol
+  /// may have none.
+  let required: Bool
 }
 
 /// The counts one protocol's vectors produced.
@@ -81,9 +84,12 @@ func vectorsDirectory() -> URL {
   return url.appendingPathComponent({{ vectors|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #}).standardizedFileURL
 }
 
-func loadVectors(_ protocolId: String, _ kind: String) throws -> [Vector] {
+func loadVectors(_ protocolId: String, _ kind: String, required: Bool = true) throws -> [Vector] {
   let url = vectorsDirectory().appendingPathComponent(protocolId)
     .appendingPathComponent("\(kind).json")
+  if !required && !FileManager.default.fileExists(atPath: url.path) {
+    return []
+  }
   do {
     return try JSONDecoder().decode([Vector].self, from: Data(contentsOf: url))
   } catch {
@@ -202,7 +208,7 @@ func checkVectors(_ codecs: ProtocolCodecs, file: StaticString = #filePath, line
   throws -> VectorCounts
 {
   var counts = VectorCounts()
-  for vector in try loadVectors(codecs.id, "valid") {
+  for vector in try loadVectors(codecs.id, "valid", required: codecs.required) {
     let context = "\(codecs.id)/valid \(vector.name)"
     guard let root = codecs.roots[vector.root] else {
       XCTFail("\(context): unknown root \(vector.root)", file: file, line: line)
@@ -240,7 +246,7 @@ func checkVectors(_ codecs: ProtocolCodecs, file: StaticString = #filePath, line
       XCTFail("\(context): rejected: \(error)", file: file, line: line)
     }
   }
-  for vector in try loadVectors(codecs.id, "invalid") {
+  for vector in try loadVectors(codecs.id, "invalid", required: codecs.required) {
     let context = "\(codecs.id)/invalid \(vector.name) (\(vector.fault ?? "no fault"))"
     guard let root = codecs.roots[vector.root] else {
       XCTFail("\(context): unknown root \(vector.root)", file: file, line: line)
@@ -260,7 +266,7 @@ func checkVectors(_ codecs: ProtocolCodecs, file: StaticString = #filePath, line
       counts.invalid += 1
     }
   }
-  for vector in try loadVectors(codecs.id, "unknown") {
+  for vector in try loadVectors(codecs.id, "unknown", required: codecs.required) {
     let context = "\(codecs.id)/unknown \(vector.name)"
     guard let root = codecs.roots[vector.root] else {
       XCTFail("\(context): unknown root \(vector.root)", file: file, line: line)

@@ -729,3 +729,6 @@ REPLY_DATA: tuple[str, ...] | None = ("result",)
 """Where a reply message carries its data, as JSON Pointer segments."""
 PROTOCOL: str | None = "ck3lens"
 """The protocol's id, when the schema is a symgen protocol."""
+VECTORS: str = "ck3lens"
+"""The directory of this schema's conformance vectors: the protocol id, else the schema
+file's stem."""

@@ -188,3 +188,6 @@ REPLY_DATA: tuple[str, ...] | None = None
 """Where a reply message carries its data, as JSON Pointer segments."""
 PROTOCOL: str | None = "dialectic"
 """The protocol's id, when the schema is a symgen protocol."""
+VECTORS: str = "dialectic"
+"""The directory of this schema's conformance vectors: the protocol id, else the schema
+file's stem."""

@@ -1245,3 +1245,6 @@ REPLY_DATA: tuple[str, ...] | None = ("payload", "data")
 """Where a reply message carries its data, as JSON Pointer segments."""
 PROTOCOL: str | None = "symposium"
 """The protocol's id, when the schema is a symgen protocol."""
+VECTORS: str = "symposium"
+"""The directory of this schema's conformance vectors: the protocol id, else the schema
+file's stem."""

@@ -268,3 +268,6 @@ REPLY_DATA: tuple[str, ...] | None = None
 """Where a reply message carries its data, as JSON Pointer segments."""
 PROTOCOL: str | None = "worker-sideband"
 """The protocol's id, when the schema is a symgen protocol."""
+VECTORS: str = "worker-sideband"
+"""The directory of this schema's conformance vectors: the protocol id, else the schema
+file's stem."""

@@ -2,7 +2,7 @@
 
 import SymgenCk3lens
 
-/// The roots and typed replies of the "ck3lens" protocol, for the vector round trip.
+/// The roots and typed replies of "ck3lens", for the vector round trip.
 let ck3lensCodecs = ProtocolCodecs(
   id: "ck3lens",
   roots: [
@@ -20,5 +20,6 @@ let ck3lensCodecs = ProtocolCodecs(
     "getActiveFile": ReplyCodec(JsonRpcRequest.Messages.GetActiveFile.self),
     "executeCommand": ReplyCodec(JsonRpcRequest.Messages.ExecuteCommand.self),
   ],
-  replyData: ["result"]
+  replyData: ["result"],
+  required: true
 )

@@ -2,7 +2,7 @@
 
 import SymgenDialectic
 
-/// The roots and typed replies of the "dialectic" protocol, for the vector round trip.
+/// The roots and typed replies of "dialectic", for the vector round trip.
 let dialecticCodecs = ProtocolCodecs(
   id: "dialectic",
   roots: [
@@ -13,5 +13,6 @@ let dialecticCodecs = ProtocolCodecs(
     "present_review": ReplyCodec(DialecticRequest.Messages.PresentReview.self),
     "present-review": ReplyCodec(DialecticRequest.Messages.PresentReview.self),
   ],
-  replyData: nil
+  replyData: nil,
+  required: true
 )

@@ -2,7 +2,7 @@
 
 import SymgenSymposium
 
-/// The roots and typed replies of the "symposium" protocol, for the vector round trip.
+/// The roots and typed replies of "symposium", for the vector round trip.
 let symposiumCodecs = ProtocolCodecs(
   id: "symposium",
   roots: [
@@ -25,5 +25,6 @@ let symposiumCodecs = ProtocolCodecs(
     "register_taskspace_window": ReplyCodec(IpcMessage.Messages.RegisterTaskspaceWindow.self),
     "present_review": ReplyCodec(IpcMessage.Messages.PresentReview.self),
   ],
-  replyData: ["payload", "data"]
+  replyData: ["payload", "data"],
+  required: true
 )

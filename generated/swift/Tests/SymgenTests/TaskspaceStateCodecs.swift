@@ -2,7 +2,7 @@
 
 import SymgenTaskspaceState
 
-/// The roots and typed replies of the "taskspace-state" protocol, for the vector round trip.
+/// The roots and typed replies of "taskspace-state", for the vector round trip.
 let taskspaceStateCodecs = ProtocolCodecs(
   id: "taskspace-state",
   roots: [
@@ -11,5 +11,6 @@ let taskspaceStateCodecs = ProtocolCodecs(
   replies: [
     "taskspace_state": ReplyCodec(TaskspaceStateMessage.Messages.TaskspaceState.self)
   ],
-  replyData: ["payload", "data"]
+  replyData: ["payload", "data"],
+  required: true
 )

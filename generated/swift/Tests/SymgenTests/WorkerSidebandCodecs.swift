@@ -2,7 +2,7 @@
 
 import SymgenWorkerSideband
 
-/// The roots and typed replies of the "worker-sideband" protocol, for the vector round trip.
+/// The roots and typed replies of "worker-sideband", for the vector round trip.
 let workerSidebandCodecs = ProtocolCodecs(
   id: "worker-sideband",
   roots: [
@@ -10,5 +10,6 @@ let workerSidebandCodecs = ProtocolCodecs(
     "WorkerToServer": RootCodec(WorkerToServer.self),
   ],
   replies: [:],
-  replyData: nil
+  replyData: nil,
+  required: true
 )

@@ -97,7 +97,7 @@ pub fn render_union(
         }
         (Tagging::Untagged, false) => {
             let body = BodyPlan::new(ctx, named, name, union, name, 2)?;
-            let declaration = untagged_enum(ctx, &body, doc)?;
+            let declaration = untagged_enum(ctx, &body, doc, union.first_match)?;
             finish(ctx, named, name, &body, declaration)
         }
         (Tagging::Internal { tag }, true) | (Tagging::Adjacent { tag, .. }, true) => {

@@ -2,14 +2,20 @@
 
 use super::*;
 
-/// An untagged union: the first variant that decodes wins.
+/// An untagged union: the first variant that decodes wins (serde's `untagged`), or, for
+/// a schema symgen did not write, the variant that decodes leaving the fewest keys
+/// undeclared (ties go to the first).
 pub(super) fn untagged_enum(
     ctx: &TypeContext<'_>,
     body: &BodyPlan,
     doc: Option<&str>,
+    first_match: bool,
 ) -> Result<String, model::Error> {
     let mut decode = Lines::at(4);
     decode.line("var errors: [any Error] = []");
+    if !first_match {
+        decode.line("var best: (value: Self, unknown: Int)?");
+    }
     for case in &body.cases {
         let Some(value) = &case.value else {
             return Err(ctx.error(
@@ -17,18 +23,38 @@ pub(super) fn untagged_enum(
                 "the Swift generator needs a value for every variant of an untagged union",
             ));
         };
+        decode.line("do {").push();
+        if first_match {
+            decode
+                .line(format!(
+                    "self = .{}(try {value}(from: decoder))",
+                    case.escaped()
+                ))
+                .line("return");
+        } else {
+            decode
+                .line(format!("let value = try {value}(from: decoder)"))
+                .line("let unknown = unknownKeyCount(of: value)")
+                .line("if best.map({ unknown < $0.unknown }) ?? true {")
+                .push()
+                .line(format!("best = (.{}(value), unknown)", case.escaped()))
+                .pop()
+                .line("}");
+        }
         decode
-            .line("do {")
-            .push()
-            .line(format!(
-                "self = .{}(try {value}(from: decoder))",
-                case.escaped()
-            ))
-            .line("return")
             .pop()
             .line("} catch {")
             .push()
             .line("errors.append(error)")
+            .pop()
+            .line("}");
+    }
+    if !first_match {
+        decode
+            .line("if let best {")
+            .push()
+            .line("self = best.value")
+            .line("return")
             .pop()
             .line("}");
     }

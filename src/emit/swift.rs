@@ -364,10 +364,15 @@ fn render_module(module: &Module<'_>, runtime: &str) -> Result<Vec<OutputFile>, 
                     None => rendered.declaration,
                 }
             }
-            TypeKind::Alias(expr) => AliasTemplate {
-                docs: layout::doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
-                name: name.clone(),
-                target: ctx.swift_type(expr, &named.pointer)?,
+            TypeKind::Alias(expr) => {
+                let target = ctx.swift_type(expr, &named.pointer)?;
+                let line = format!("public typealias {name} = {target}");
+                AliasTemplate {
+                    docs: layout::doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
+                    name: name.clone(),
+                    too_long: layout::guarded(line.clone(), 0) != line,
+                    target,
+                }
             }
             .render()
             .map_err(|err| ctx.error(&named.pointer, err.to_string()))?,

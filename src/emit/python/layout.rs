@@ -63,27 +63,53 @@ impl Py {
         Py::Keyword(name.into(), Box::new(value))
     }
 
-    /// `a | b | ...`, nested unions flattened (as Python flattens them).
+    /// `a | b | ...` as Python reads it: nested unions flattened, repeated members
+    /// kept once, and every `Literal[...]` member merged into the first (ruff's PYI016
+    /// and PYI030; the type is the same).
     pub fn union(items: Vec<Py>) -> Py {
-        let mut flat = Vec::with_capacity(items.len());
+        let mut flat: Vec<Py> = Vec::with_capacity(items.len());
+        let mut literal: Option<usize> = None;
+        let mut seen = std::collections::HashSet::new();
+        let mut add = |flat: &mut Vec<Py>, item: Py| match item {
+            Py::Subscript(head, values) if head == "Literal" => match literal {
+                Some(at) => {
+                    if let Py::Subscript(_, merged) = &mut flat[at] {
+                        for value in values {
+                            if seen.insert(format!("Literal[{}]", value.flat())) {
+                                merged.push(value);
+                            }
+                        }
+                    }
+                }
+                None => {
+                    for value in &values {
+                        seen.insert(format!("Literal[{}]", value.flat()));
+                    }
+                    literal = Some(flat.len());
+                    flat.push(Py::Subscript(head, values));
+                }
+            },
+            other => {
+                if seen.insert(other.flat()) {
+                    flat.push(other);
+                }
+            }
+        };
         for item in items {
             match item {
-                Py::Union(inner) => flat.extend(inner),
-                other => flat.push(other),
+                Py::Union(inner) => inner.into_iter().for_each(|i| add(&mut flat, i)),
+                other => add(&mut flat, other),
             }
+        }
+        if flat.len() == 1 {
+            return flat.remove(0);
         }
         Py::Union(flat)
     }
 
     /// `self | None`.
     pub fn or_none(self) -> Py {
-        match self {
-            Py::Union(mut items) => {
-                items.push(Py::atom("None"));
-                Py::Union(items)
-            }
-            other => Py::Union(vec![other, Py::atom("None")]),
-        }
+        Py::union(vec![self, Py::atom("None")])
     }
 
     /// The expression on one line.
@@ -495,6 +521,23 @@ mod tests {
         assert_eq!(
             string("\\\n\u{2028}Ω\u{1F600}\u{0}"),
             "\"\\\\\\n\\u2028\\u03a9\\U0001f600\\x00\""
+        );
+    }
+
+    #[test]
+    fn unions_read_as_python_reads_them() {
+        let literal = |v: &str| Py::sub("Literal", vec![Py::string(v)]);
+        let union = Py::union(vec![
+            literal("a"),
+            Py::atom("bool"),
+            Py::union(vec![literal("b"), Py::atom("None"), literal("a")]),
+            Py::atom("bool"),
+        ]);
+        assert_eq!(union.flat(), "Literal[\"a\", \"b\"] | bool | None");
+        assert_eq!(Py::atom("int").or_none().or_none().flat(), "int | None");
+        assert_eq!(
+            Py::union(vec![literal("a"), literal("b")]).flat(),
+            "Literal[\"a\", \"b\"]"
         );
     }
 

@@ -382,13 +382,13 @@ impl<'m> Planner<'m> {
                         self.field_value(Some(layout::literal(default)), keywords),
                     )
                 } else {
-                    keywords.insert(
-                        0,
-                        Py::kw(
-                            "default_factory",
-                            Py::Lambda(Box::new(layout::literal(default))),
-                        ),
-                    );
+                    // An empty container's factory is its type (ruff's PIE807).
+                    let factory = match default {
+                        serde_json::Value::Array(items) if items.is_empty() => Py::atom("list"),
+                        serde_json::Value::Object(map) if map.is_empty() => Py::atom("dict"),
+                        _ => Py::Lambda(Box::new(layout::literal(default))),
+                    };
+                    keywords.insert(0, Py::kw("default_factory", factory));
                     keywords.push(Py::kw("validate_default", Py::atom("True")));
                     (ty, self.field_value(None, keywords))
                 }
@@ -1251,10 +1251,10 @@ impl<'m> Planner<'m> {
         }
         // Members Python reads as the same type (`str | str` from two string variants)
         // collapse into one, as Python's own `Union` does.
-        let mut seen = BTreeSet::new();
-        members.retain(|m| seen.insert(m.flat()));
-        let value = if members.len() == 1 {
-            members.remove(0)
+        // (`Py::union` also merges the `Literal[...]` members.)
+        let members = Py::union(members);
+        let value = if !matches!(members, Py::Union(_)) {
+            members
         } else {
             let annotated = self.typing("Annotated");
             let field = self.pydantic("Field");
@@ -1262,7 +1262,7 @@ impl<'m> Planner<'m> {
             Py::sub(
                 annotated.flat(),
                 vec![
-                    Py::union(members),
+                    members,
                     Py::call(
                         field,
                         vec![Py::kw(
@@ -1442,11 +1442,13 @@ impl<'m> Planner<'m> {
             Some(&Py::atom("str")),
             Some(&Py::string(&vectors_id)),
         );
-        let (decls, recursive) = order(std::mem::take(&mut self.planned));
+        let (decls, recursive, quoted_union) = order(std::mem::take(&mut self.planned));
         if recursive {
             self.typing("TYPE_CHECKING");
-            self.typing("Union");
             self.imports.extensions.insert("TypeAliasType");
+        }
+        if quoted_union {
+            self.typing("Union");
         }
         // isort's sections: the standard library, third parties, the package itself.
         let mut imports = vec!["from __future__ import annotations".to_owned()];
@@ -1576,8 +1578,9 @@ fn classes_in(value: &Py) -> BTreeSet<String> {
 /// at import time (depth first, so the order stays close to the schema's). An alias
 /// that needs itself, or one declared after it (a cycle of aliases), names those in
 /// quotes and is declared as a `TypeAliasType` (pydantic resolves the quoted names, mypy
-/// reads the plain alias); returns whether any is.
-fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool) {
+/// reads the plain alias); returns whether any is, and whether a `Union[...]` was
+/// written.
+fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool, bool) {
     let index: HashMap<String, usize> = planned
         .iter()
         .enumerate()
@@ -1617,6 +1620,7 @@ fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool) {
     }
     let recursive = quoted.keys().any(|i| planned[*i].value.is_some());
     let mut slots: Vec<Option<Planned>> = planned.into_iter().map(Some).collect();
+    let mut quoted_union = false;
     let decls = order
         .into_iter()
         .filter_map(|i| {
@@ -1638,7 +1642,10 @@ fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool) {
                             None,
                             Some(&Py::call(
                                 "TypeAliasType",
-                                vec![Py::string(&alias.name), unionize(value.clone())],
+                                vec![
+                                    Py::string(&alias.name),
+                                    unionize(value.clone(), &mut quoted_union),
+                                ],
                             )),
                         ),
                         doc: alias.doc.map(|d| {
@@ -1660,24 +1667,39 @@ fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool) {
             }
         })
         .collect();
-    (decls, recursive)
+    (decls, recursive, quoted_union)
 }
 
-/// `value` with every `a | b` written `Union[a, b]` (which takes quoted names).
-fn unionize(value: Py) -> Py {
-    let all = |items: Vec<Py>| items.into_iter().map(unionize).collect();
+/// `value` with every `a | b` that has a quoted name as a member written `Union[a, b]`
+/// (`"A" | B` is an error at run time; `list["A"] | B` is not); sets `used` when it
+/// writes one.
+fn unionize(value: Py, used: &mut bool) -> Py {
+    let mut all = |items: Vec<Py>| -> Vec<Py> {
+        items.into_iter().map(|item| unionize(item, used)).collect()
+    };
     match value {
-        Py::Union(items) => Py::Subscript("Union".to_owned(), all(items)),
+        Py::Union(items) => {
+            let quoted = items
+                .iter()
+                .any(|item| matches!(item, Py::Atom(text) if text.starts_with('"')));
+            let items = all(items);
+            if quoted {
+                *used = true;
+                Py::Subscript("Union".to_owned(), items)
+            } else {
+                Py::Union(items)
+            }
+        }
         Py::Subscript(head, items) => Py::Subscript(head, all(items)),
         Py::Call(head, items) => Py::Call(head, all(items)),
-        Py::Keyword(name, value) => Py::Keyword(name, Box::new(unionize(*value))),
+        Py::Keyword(name, value) => Py::Keyword(name, Box::new(unionize(*value, used))),
         Py::Tuple(items) => Py::Tuple(all(items)),
         Py::List(items) => Py::List(all(items)),
-        Py::Lambda(body) => Py::Lambda(Box::new(unionize(*body))),
+        Py::Lambda(body) => Py::Lambda(Box::new(unionize(*body, used))),
         Py::Dict(entries) => Py::Dict(
             entries
                 .into_iter()
-                .map(|(k, v)| (unionize(k), unionize(v)))
+                .map(|(k, v)| (unionize(k, used), unionize(v, used)))
                 .collect(),
         ),
         atom @ Py::Atom(_) => atom,

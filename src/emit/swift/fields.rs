@@ -47,9 +47,10 @@ impl FieldPlan {
         format!(".{}", naming::escaped(&self.key))
     }
 
-    /// Whether the field is stored (not a constant).
+    /// Whether the field is stored: not a required constant (an optional one is stored
+    /// as `T?`, so an absent field re-encodes absent).
     pub fn stored(&self) -> bool {
-        self.constant.is_none()
+        self.constant.is_none() || !self.field.required
     }
 
     /// `case key = "wire"` lines of `CodingKeys` (the alias keys after the key).
@@ -65,7 +66,7 @@ impl FieldPlan {
     /// without a final newline.
     pub fn declaration(&self, indent: usize) -> String {
         let pad = " ".repeat(indent);
-        let text = match &self.constant {
+        let text = match self.constant.as_ref().filter(|_| !self.stored()) {
             None => layout::typed_declaration(
                 indent,
                 &format!("public let {}: ", self.property()),
@@ -124,17 +125,24 @@ impl FieldPlan {
             local
         };
         if let Some(value) = &self.constant {
-            let method = if self.field.required {
-                "decodeConstant"
+            if self.field.required {
+                out.push_str(&layout::call(
+                    indent,
+                    "try container.decodeConstant(",
+                    &[types::literal_json(value), format!("forKey: {key}")],
+                    ")",
+                ));
             } else {
-                "decodeConstantIfPresent"
-            };
-            out.push_str(&layout::call(
-                indent,
-                &format!("try container.{method}("),
-                &[types::literal_json(value), format!("forKey: {key}")],
-                ")",
-            ));
+                out.push_str(&layout::call(
+                    indent,
+                    &format!(
+                        "self.{} = try container.decodeConstantIfPresent(",
+                        self.property()
+                    ),
+                    &[types::literal_json(value), format!("forKey: {key}")],
+                    &format!(") ? {} : nil", types::literal_value(value)),
+                ));
+            }
             return Ok(out);
         }
         let value_type = self.value_type(ctx)?;
@@ -170,6 +178,15 @@ impl FieldPlan {
     /// The statement (at `indent` spaces) that encodes the field into `container`.
     pub fn encode_statement(&self, indent: usize) -> String {
         let (method, value) = match &self.constant {
+            // Whatever was stored, only the fixed value is ever written.
+            Some(value) if !self.field.required => (
+                "encodeIfPresent",
+                format!(
+                    "self.{}.map {{ _ in {} }}",
+                    self.property(),
+                    literal_for_encode(value)
+                ),
+            ),
             Some(value) => ("encode", literal_for_encode(value)),
             None if !self.field.required && self.default.is_none() => {
                 ("encodeIfPresent", format!("self.{}", self.property()))
@@ -261,6 +278,7 @@ pub fn plan_fields(
         };
         let base = match &field.ty {
             TypeExpr::Any => "JSONValue".to_owned(),
+            TypeExpr::Literal(literal) => types::literal_type(literal).to_owned(),
             ty => ctx.swift_type(ty.non_null(), &field.pointer)?,
         };
         let base = if ctx.boxed.contains(&(owner.to_owned(), field.name.clone())) {
@@ -319,11 +337,15 @@ impl FieldPlan {
             self.wire.replace('`', "'")
         );
         let pad = " ".repeat(indent);
-        Some(format!(
-            "{}{pad}public var {}: {base} {{\n{pad}  {} ?? {literal}\n{pad}}}",
-            doc_comment(Some(&doc), indent),
+        let declaration = format!(
+            "{pad}public var {}: {base} {{\n{pad}  {} ?? {literal}\n{pad}}}\n",
             naming::escaped(accessor),
             self.property()
+        );
+        Some(format!(
+            "{}{}",
+            doc_comment(Some(&doc), indent),
+            layout::guarded(declaration, indent).trim_end()
         ))
     }
 }

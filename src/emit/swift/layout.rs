@@ -161,7 +161,8 @@ pub fn call(indent: usize, head: &str, args: &[String], tail: &str) -> String {
 
 /// A call whose only argument is an array literal: `head` + `[` items `]` + `tail`, as
 /// swift-format prints it: on one line; else the items on the next line with a
-/// trailing comma; else one item per line. Every line ends in `\n`.
+/// trailing comma (none after a lone item); else one item per line. Every line ends
+/// in `\n`.
 pub fn array_call(indent: usize, head: &str, items: &[String], tail: &str) -> String {
     let pad = " ".repeat(indent);
     let inner = " ".repeat(indent + INDENT);
@@ -170,9 +171,11 @@ pub fn array_call(indent: usize, head: &str, items: &[String], tail: &str) -> St
     if fits(&one_line) || items.is_empty() {
         return guarded(one_line, indent);
     }
-    let shape2 = format!("{pad}{head}[\n{inner}{joined},\n{pad}]{tail}\n");
-    if fits(&shape2) {
-        return shape2;
+    // swift-format drops the trailing comma of a lone item.
+    let comma = if items.len() == 1 { "" } else { "," };
+    let shape2 = format!("{pad}{head}[\n{inner}{joined}{comma}\n{pad}]{tail}\n");
+    if fits(&shape2) || items.len() == 1 {
+        return guarded(shape2, indent);
     }
     let mut shape3 = format!("{pad}{head}[\n");
     for item in items {
@@ -294,6 +297,17 @@ mod tests {
     fn string_literals_escape() {
         assert_eq!(string_literal("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u{1}\"");
         assert_eq!(string_literal("\\(x)"), "\"\\\\(x)\"");
+    }
+
+    #[test]
+    fn a_lone_array_item_has_no_trailing_comma() {
+        let long = "x".repeat(90);
+        assert_eq!(
+            array_call(4, "f(known: ", std::slice::from_ref(&long), ")"),
+            format!("    f(known: [\n      {long}\n    ])\n")
+        );
+        let two = array_call(4, "f(known: ", &[long.clone(), "y".into()], ")");
+        assert!(two.ends_with(", y,\n    ])\n"), "{two}");
     }
 
     #[test]

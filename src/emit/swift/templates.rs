@@ -130,6 +130,8 @@ pub struct AliasTemplate {
     pub name: String,
     /// The aliased Swift type.
     pub target: String,
+    /// Whether the line is longer than swift-format allows (then it is exempted).
+    pub too_long: bool,
 }
 
 /// One marker type of a union's message (rule R8).

@@ -87,11 +87,12 @@ extension KeyedDecodingContainer {
     }
   }
 
-  /// Checks a fixed value (`const`) when its key is present.
-  public func decodeConstantIfPresent(_ expected: JSONValue, forKey key: Key) throws {
-    if contains(key) {
-      try decodeConstant(expected, forKey: key)
-    }
+  /// Checks a fixed value (`const`) when its key is present; whether it is.
+  @discardableResult
+  public func decodeConstantIfPresent(_ expected: JSONValue, forKey key: Key) throws -> Bool {
+    guard contains(key) else { return false }
+    try decodeConstant(expected, forKey: key)
+    return true
   }
 
   /// The key a field is present under: its own or one of its input aliases. Fails when

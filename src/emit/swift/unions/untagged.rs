@@ -33,7 +33,7 @@ pub(super) fn untagged_enum(
                 .line("return");
         } else {
             decode
-                .line(format!("let value = try {value}(from: decoder)"))
+                .guarded_line(format!("let value = try {value}(from: decoder)"))
                 .line("let unknown = unknownKeyCount(of: value)")
                 .line("if best.map({ unknown < $0.unknown }) ?? true {")
                 .push()

@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/node-tools.sh
 . scripts/node-tools.sh
+# shellcheck source=scripts/real-corpus.sh
+. scripts/real-corpus.sh
 tools=$node_tools
 bin=$node_bin
 
@@ -85,7 +87,22 @@ cat >"$work/vectors/tsconfig.json" <<'JSON'
 JSON
 "$bin/tsc" -p "$work/vectors/tsconfig.json"
 
-# 5. Consumers: install the package by `file:` dependency, compile under each setup,
+# 5. The real-world corpus (schemas symgen did not write): its package passes the same
+#    checks, and every instance its authors publish type-checks as its root type.
+real_corpus "$work/real" typescript
+check_package "$work/real/generated/typescript" "$work/real/package.tsconfig.json"
+real=$(node "$tools/vectors-check.mjs" "$work/real/vectors" "$work/real/schemas" \
+  "$work/real/generated/typescript" "$work/real/check.ts")
+sed 's/"files": \[.*\]/"files": ["check.ts"]/' "$work/vectors/tsconfig.json" >"$work/real/tsconfig.json"
+"$bin/tsc" -p "$work/real/tsconfig.json"
+real_valid=$(node -e "console.log(JSON.parse(process.argv[1]).valid)" "$real")
+real_schemas=$(find "$work/real/schemas" -maxdepth 1 -name '*.json' | wc -l)
+if [ "$real_valid" -ne "$(real_instances "$work/real")" ]; then
+  echo "test-ts: $real_valid of $(real_instances "$work/real") corpus instances checked" >&2
+  exit 1
+fi
+
+# 6. Consumers: install the package by `file:` dependency, compile under each setup,
 #    run; bundle with esbuild and run the bundle.
 name=$(node -p 'require(process.argv[1]).name' "$package/package.json")
 consumers=$tools/consumers
@@ -114,7 +131,7 @@ setups+=("$(consumer node16 module)")
 setups+=("$(consumer bundler module)")
 
 count() { node -e "console.log(JSON.parse(process.argv[1]).$1)" "$counts"; }
-echo "typescript: $(count valid) valid vectors type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc, $(count skipped) skipped (not visible to TS), $(count unknown) unknown-tag vectors accepted only as …OrUnknown; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "typescript: $(count valid) valid vectors type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc, $(count skipped) skipped (not visible to TS), $(count unknown) unknown-tag vectors accepted only as …OrUnknown; real-world corpus: $real_schemas schemas compile, $real_valid published instances type-check; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
 # Every vector type-checked (or rejected as expected), fixture and consumer setup is a
 # passed check; tsc fails the whole script otherwise.
-echo "$(($(count valid) + $(count rejected) + $(count unknown) + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"
+echo "$(($(count valid) + $(count rejected) + $(count unknown) + real_valid + real_schemas + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"

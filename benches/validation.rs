@@ -7,6 +7,11 @@
 //!
 //! `--count APPROACH --protocol ID --iters N` runs one approach N times and nothing else,
 //! for instruction counting under callgrind (see `benches/instructions.sh`).
+//!
+//! `--violations 1000,10000,100000` instead times one message with that many faults
+//! (an array of N strings where integers are required) per size: symgen's report
+//! (capped at its default `--max-errors`) beside the `jsonschema` crate's `is_valid`
+//! and full `iter_errors`, so that the time per size shows it grows linearly.
 
 mod support;
 
@@ -45,6 +50,9 @@ struct Args {
     /// Passes over the corpus in `--count` mode (0 measures the setup alone).
     #[arg(long, default_value_t = 1)]
     iters: usize,
+    /// Time one message per size with that many violations (comma-separated sizes).
+    #[arg(long, value_delimiter = ',')]
+    violations: Vec<usize>,
     /// Print the approach keys, one a line, and exit.
     #[arg(long)]
     list_approaches: bool,
@@ -62,6 +70,9 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    if !args.violations.is_empty() {
+        return many_violations(&args.violations);
+    }
     if args.list_approaches {
         for approach in APPROACHES {
             println!("{}", approach.key);
@@ -247,4 +258,43 @@ fn thousands(rate: f64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `--violations`: one message with `n` faults per size, each approach timed (median of
+/// 5 runs).
+fn many_violations(sizes: &[usize]) -> Result<(), String> {
+    use serde_json::json;
+    let schema = json!({
+        "type": "object",
+        "properties": { "a": { "type": "array", "items": { "type": "integer" } } }
+    });
+    let validator = symgen::validate::Validator::from_schema(schema.clone(), Default::default())
+        .map_err(|e| e.to_string())?;
+    let engine = jsonschema::validator_for(&schema).map_err(|e| e.to_string())?;
+    println!("violations   symgen report   jsonschema is_valid   jsonschema iter_errors");
+    for &n in sizes {
+        let text = serde_json::to_string(&json!({ "a": vec!["x"; n] })).expect("json");
+        let value: serde_json::Value = serde_json::from_str(&text).expect("json");
+        let time = |f: &mut dyn FnMut() -> usize| {
+            let mut samples: Vec<Duration> = (0..5)
+                .map(|_| {
+                    let start = Instant::now();
+                    std::hint::black_box(f());
+                    start.elapsed()
+                })
+                .collect();
+            samples.sort();
+            samples[2]
+        };
+        let ours = time(&mut || validator.validate_str(&text).violations.len());
+        let valid = time(&mut || usize::from(engine.is_valid(&value)));
+        let all = time(&mut || engine.iter_errors(&value).count());
+        println!(
+            "{n:>10}   {:>10.2} ms   {:>16.2} ms   {:>17.2} ms",
+            ours.as_secs_f64() * 1e3,
+            valid.as_secs_f64() * 1e3,
+            all.as_secs_f64() * 1e3
+        );
+    }
+    Ok(())
 }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::emit::OutputFile;
+use crate::files::shown;
 use crate::{Error, Result};
 
 /// The largest file symgen reads (a schema, a committed output, a project file).
@@ -98,9 +99,9 @@ impl Drift {
     /// A one-line summary followed by the diff, if any.
     pub fn report(&self) -> String {
         match self {
-            Drift::Stale { path, diff } => format!("stale: {}\n{diff}", path.display()),
-            Drift::Missing { path } => format!("missing: {}", path.display()),
-            Drift::Orphaned { path } => format!("orphaned: {}", path.display()),
+            Drift::Stale { path, diff } => format!("stale: {}\n{diff}", shown(path)),
+            Drift::Missing { path } => format!("missing: {}", shown(path)),
+            Drift::Orphaned { path } => format!("orphaned: {}", shown(path)),
         }
     }
 }
@@ -113,8 +114,8 @@ fn short_diff(path: &Path, old: &str, new: &str) -> String {
         .unified_diff()
         .context_radius(2)
         .header(
-            &format!("{} (on disk)", path.display()),
-            &format!("{} (expected)", path.display()),
+            &format!("{} (on disk)", shown(path)),
+            &format!("{} (expected)", shown(path)),
         )
         .to_string();
     let mut out = String::new();

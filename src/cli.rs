@@ -241,7 +241,7 @@ impl Cli {
         eprintln!(
             "symgen schema: {} file(s) changed in {}",
             changed.len(),
-            set.display.display()
+            crate::files::shown(&set.display)
         );
         Ok(ExitCode::SUCCESS)
     }
@@ -341,7 +341,7 @@ impl Cli {
             let count = write_set(&set, true)?.len();
             eprintln!(
                 "symgen generate: {count} file(s) changed in {}",
-                set.display.display()
+                crate::files::shown(&set.display)
             );
             changed += count;
         }
@@ -418,7 +418,7 @@ impl Cli {
             "symgen {}: {} file(s) changed in {}",
             backend.command(),
             changed.len(),
-            set.display.display()
+            crate::files::shown(&set.display)
         );
         Ok(ExitCode::SUCCESS)
     }
@@ -470,7 +470,7 @@ fn require(project: Option<Project>, command: &str) -> Result<Project> {
 
 fn no_project(command: &str, hint: &str) -> Error {
     let cwd = std::env::current_dir()
-        .map(|d| d.display().to_string())
+        .map(|d| crate::files::shown(&d))
         .unwrap_or_else(|_| ".".into());
     Error::Usage(format!(
         "`{command}` needs a project: no {} in {cwd} or above it; {hint}",
@@ -484,7 +484,7 @@ fn existing_dir(dir: &Path) -> Result<()> {
     } else {
         Err(Error::Usage(format!(
             "output directory does not exist: {}",
-            dir.display()
+            crate::files::shown(dir)
         )))
     }
 }
@@ -535,7 +535,7 @@ fn delegate(project: &Project, command: &[String], args: &[OsString]) -> Result<
         return Err(Error::Usage(format!(
             "{}: `command` ({}) registers no protocols: it must be a program that calls \
              symgen::Cli::protocol (see docs/adopting.md)",
-            project.file.display(),
+            crate::files::shown(&project.file),
             command.join(" ")
         )));
     }

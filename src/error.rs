@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// A file or directory could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", crate::files::shown(path))]
     Io {
         /// The path involved.
         path: PathBuf,
@@ -64,6 +64,9 @@ pub enum Error {
 
 /// `file:pointer`, or the part that is known.
 fn location(file: Option<&str>, pointer: &str) -> String {
+    let file = file.map(crate::files::escape_controls);
+    let file = file.as_deref();
+    let pointer = &*crate::files::escape_controls(pointer);
     match (file, pointer) {
         (Some(file), "") => file.to_owned(),
         (Some(file), pointer) => format!("{file}:{pointer}"),
@@ -75,7 +78,7 @@ fn location(file: Option<&str>, pointer: &str) -> String {
 fn list(paths: &[PathBuf]) -> String {
     paths
         .iter()
-        .map(|p| p.display().to_string())
+        .map(|p| crate::files::shown(p))
         .collect::<Vec<_>>()
         .join(", ")
 }

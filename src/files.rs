@@ -7,6 +7,32 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// `text` as the CLI prints it on one line: control characters (C0, DEL, C1 such as
+/// U+0085) and the Unicode line and paragraph separators escaped (`\n`, `\u{2028}`),
+/// so that no file name, key or tag can start a forged output line.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let special = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}');
+    if !text.contains(special) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if special(c) => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A path as the CLI prints it: [`escape_controls`] of its text.
+pub fn shown(path: &Path) -> String {
+    escape_controls(&path.to_string_lossy()).into_owned()
+}
+
 /// The largest schema file symgen reads.
 pub const MAX_FILE: u64 = 32 * 1024 * 1024;
 

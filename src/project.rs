@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::emit::{self, Backend};
+use crate::files::shown;
 
 /// The file name symgen looks for.
 pub const FILE_NAME: &str = "symgen.toml";
@@ -53,8 +54,8 @@ pub struct Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
-            Some(location) => write!(f, "{}: {location}: {}", self.file.display(), self.message),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
+            Some(location) => write!(f, "{}: {location}: {}", shown(&self.file), self.message),
+            None => write!(f, "{}: {}", shown(&self.file), self.message),
         }
     }
 }
@@ -279,7 +280,7 @@ fn check_relative(dir: &Path) -> Result<(), String> {
             Component::ParentDir | Component::RootDir | Component::Prefix(_) => {
                 return Err(format!(
                     "`{}` leaves the project; directories are relative to {FILE_NAME} and stay below it",
-                    dir.display()
+                    shown(dir)
                 ));
             }
         }

@@ -28,7 +28,8 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.pointer, self.message)
+        let text = format!("{}:{}: {}", self.file, self.pointer, self.message);
+        f.write_str(&crate::files::escape_controls(&text))
     }
 }
 
@@ -61,10 +62,7 @@ impl Warning {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: warning: {}",
-            self.file, self.pointer, self.message
-        )
+        let text = format!("{}:{}: warning: {}", self.file, self.pointer, self.message);
+        f.write_str(&crate::files::escape_controls(&text))
     }
 }

@@ -48,6 +48,9 @@ pub struct ValidateArgs {
     /// Longest accepted line (or document), in bytes; longer ones are reported and skipped.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
+    /// Report at most this many violations per message (finding more stops there).
+    #[arg(long, value_name = "N", default_value_t = crate::validate::DEFAULT_MAX_ERRORS)]
+    pub max_errors: usize,
     /// Input files; `-` or none reads standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -135,7 +138,7 @@ fn validator(
             roots.join(", ")
         )));
     }
-    Ok(validator)
+    Ok(validator.with_max_errors(args.max_errors))
 }
 
 /// Validates one message against `--root` when given.
@@ -258,7 +261,7 @@ pub fn run(
                     Ok(file) => {
                         let size = file.metadata().ok().map(|m| m.len());
                         let reader = BufReader::with_capacity(1 << 16, file);
-                        (path.display().to_string(), size, Box::new(reader))
+                        (crate::files::shown(path), size, Box::new(reader))
                     }
                     Err(err) => {
                         eprintln!("symgen: error: {}", Error::io(path, err));

@@ -73,7 +73,13 @@ pub struct CompiledSchema {
     /// The roots, in document order.
     pub roots: Vec<CompiledRoot>,
     options: SchemaOptions,
+    /// At most this many violations are reported per message.
+    pub(crate) max_errors: usize,
 }
+
+/// How many violations a message gets at most, unless set otherwise
+/// ([`crate::validate::Validator::with_max_errors`], `--max-errors`).
+pub const DEFAULT_MAX_ERRORS: usize = 100;
 
 fn reply_error(request: &str, message: &str) -> Error {
     Error::Reply {
@@ -193,6 +199,7 @@ impl CompiledSchema {
             document,
             roots,
             options,
+            max_errors: DEFAULT_MAX_ERRORS,
         })
     }
 
@@ -223,7 +230,8 @@ impl CompiledSchema {
     }
 
     fn raw_violations(&self, index: usize, value: &Value) -> Vec<Violation> {
-        Explainer::new(&self.document, value).explain(self.roots[index].engine.iter_errors(value))
+        Explainer::new(&self.document, value)
+            .explain_at_most(self.roots[index].engine.iter_errors(value), self.max_errors)
     }
 
     /// The schema of the reply to requests tagged `request_tag` (`x-symgen-reply` of the
@@ -278,6 +286,7 @@ impl CompiledSchema {
                         engine: build(&self.options, &document)?,
                         document,
                         request_tag: request_tag.to_owned(),
+                        max_errors: self.max_errors,
                     })
                 }
             };
@@ -297,11 +306,14 @@ pub struct CompiledReply {
     pub engine: Engine,
     /// The request's tag.
     pub request_tag: String,
+    /// At most this many violations are reported.
+    pub(crate) max_errors: usize,
 }
 
 impl CompiledReply {
     /// Every violation of reply data `value` (pointers relative to the data).
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
-        Explainer::new(&self.document, value).explain(self.engine.iter_errors(value))
+        Explainer::new(&self.document, value)
+            .explain_at_most(self.engine.iter_errors(value), self.max_errors)
     }
 }

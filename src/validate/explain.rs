@@ -41,15 +41,37 @@ impl<'a> Explainer<'a> {
     }
 
     /// Every violation the errors describe, duplicates removed, in order.
+    #[cfg(test)]
     pub fn explain<'e, I>(&self, errors: I) -> Vec<Violation>
     where
         I: IntoIterator<Item = ValidationError<'e>>,
     {
+        self.explain_at_most(errors, usize::MAX)
+    }
+
+    /// [`Self::explain`], stopping once `limit` distinct violations are found (the
+    /// engine's errors are produced lazily, so the rest are never computed). Linear in
+    /// the errors read.
+    pub fn explain_at_most<'e, I>(&self, errors: I, limit: usize) -> Vec<Violation>
+    where
+        I: IntoIterator<Item = ValidationError<'e>>,
+    {
         let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut kept = Vec::new();
         for error in errors {
             self.one(&error, &mut out);
+            for violation in out.drain(..) {
+                if seen.insert((violation.kind, violation.pointer.clone())) {
+                    kept.push(violation);
+                }
+            }
+            if kept.len() >= limit {
+                kept.truncate(limit);
+                break;
+            }
         }
-        dedupe(out)
+        kept
     }
 
     /// The `oneOf`/`anyOf` array an error comes from, when it is in this document.
@@ -542,19 +564,6 @@ fn required_sets(alternatives: &[Value]) -> Option<Vec<&str>> {
         }
     }
     (!keys.is_empty()).then_some(keys)
-}
-
-fn dedupe(violations: Vec<Violation>) -> Vec<Violation> {
-    let mut out: Vec<Violation> = Vec::with_capacity(violations.len());
-    for v in violations {
-        if !out
-            .iter()
-            .any(|o| o.kind == v.kind && o.pointer == v.pointer)
-        {
-            out.push(v);
-        }
-    }
-    out
 }
 
 pub use crate::json_pointer::child;

@@ -52,7 +52,7 @@ pub mod stream;
 mod text;
 mod validator;
 
-pub use compiled::SchemaOptions;
+pub use compiled::{DEFAULT_MAX_ERRORS, SchemaOptions};
 pub use locate::locate;
 pub use report::{Name, Outcome, Position, Report, Violation, ViolationKind};
 pub use retrieve::LocalRetriever;

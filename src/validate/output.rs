@@ -1,6 +1,7 @@
 //! How `symgen validate` prints: one line per problem for people, JSON lines for
 //! machines, and the summary.
 
+use crate::files::escape_controls;
 use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
@@ -54,17 +55,20 @@ pub fn message(
 }
 
 fn human(out: &mut dyn Write, file: &str, line: u64, report: &Report) -> io::Result<()> {
+    // Tags, keys (in pointers) and messages come from the input: one line each.
+    let file = &*escape_controls(file);
     let prefix = |out: &mut dyn Write, line: u64, column: u64| -> io::Result<()> {
         write!(out, "{LOCATION}{file}:{line}:{column}:{LOCATION:#} ")?;
         if let Some(name) = &report.message_type {
+            let name = escape_controls(name);
             write!(out, "{TYPE}{name}{TYPE:#} ")?;
         }
         Ok(())
     };
     if report.outcome == Outcome::Unknown {
         write!(out, "{LOCATION}{file}:{line}:1:{LOCATION:#} ")?;
-        let name = report.message_type.as_deref().unwrap_or("?");
-        let root = report.root.as_deref().unwrap_or("the protocol");
+        let name = escape_controls(report.message_type.as_deref().unwrap_or("?"));
+        let root = escape_controls(report.root.as_deref().unwrap_or("the protocol"));
         return writeln!(
             out,
             "{TYPE}{name}{TYPE:#}: {NOTE}note: unknown type{NOTE:#}, not a tag of {root} (rule R4: not an error)"
@@ -80,9 +84,11 @@ fn human(out: &mut dyn Write, file: &str, line: u64, report: &Report) -> io::Res
 
 fn pointer_and_message(out: &mut dyn Write, violation: &Violation) -> io::Result<()> {
     if !violation.pointer.is_empty() {
-        write!(out, "{POINTER}{}{POINTER:#}: ", violation.pointer)?;
+        let pointer = escape_controls(&violation.pointer);
+        write!(out, "{POINTER}{pointer}{POINTER:#}: ")?;
     }
-    writeln!(out, "{ERROR}{}{ERROR:#}", violation.message)
+    let message = escape_controls(&violation.message);
+    writeln!(out, "{ERROR}{message}{ERROR:#}")
 }
 
 /// Writes the summary of everything validated.
@@ -110,6 +116,7 @@ pub fn summary(out: &mut dyn Write, format: Format, summary: &Summary) -> io::Re
                         parts.push(format!("{n} {label}"));
                     }
                 }
+                let name = escape_controls(name);
                 writeln!(out, "  {TYPE}{name}{TYPE:#}: {}", parts.join(", "))?;
             }
             Ok(())

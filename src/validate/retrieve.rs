@@ -83,12 +83,13 @@ impl Retrieve for LocalRetriever {
         let path = crate::files::inside(&path, &self.roots).ok_or_else(|| {
             format!(
                 "{}: not a schema file inside the schema's directory",
-                path.display()
+                crate::files::shown(&path)
             )
         })?;
-        let text =
-            crate::files::read_capped(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-        Ok(serde_json::from_str(&text).map_err(|err| format!("{}: {err}", path.display()))?)
+        let text = crate::files::read_capped(&path)
+            .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?;
+        Ok(serde_json::from_str(&text)
+            .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?)
     }
 }
 

@@ -167,6 +167,14 @@ impl Validator {
         self
     }
 
+    /// Reports at most `max` violations per message (at least one; default
+    /// [`super::compiled::DEFAULT_MAX_ERRORS`]); finding them stops there, so a message
+    /// with a million faults costs what the first `max` do.
+    pub fn with_max_errors(mut self, max: usize) -> Self {
+        self.schema.max_errors = max.max(1);
+        self
+    }
+
     /// Decides validity with the schema walk alone, even for a built-in protocol (used by
     /// the tests that hold the schema's verdict equal to serde's).
     pub fn schema_only(mut self) -> Self {
@@ -651,8 +659,15 @@ impl ReplyValidator<'_> {
         if report.outcome != Outcome::Valid {
             return report;
         }
-        let Ok(value) = serde_json::from_str::<Value>(text) else {
-            return report;
+        // A reply the reply check cannot read (a number out of range, a lone surrogate,
+        // nesting past the limit) is a violation, never a skipped check.
+        let value = match serde_json::from_str::<Value>(text) {
+            Ok(value) => value,
+            Err(err) => {
+                let mut violation = syntax_violation(text, &err);
+                violation.message = format!("reply data cannot be checked: {}", violation.message);
+                return Report::invalid(report.root, report.message_type, vec![violation]);
+            }
         };
         let mut report = self.check_data(report, &value);
         for violation in &mut report.violations {

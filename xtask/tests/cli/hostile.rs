@@ -311,3 +311,102 @@ fn over_long_lines_keep_memory_bounded_with_a_small_limit() {
     );
     assert!(out.contains("in:200:1: the line is"), "{out}");
 }
+
+/// A file name, a key or a tag from the input cannot forge an output line: every line
+/// the CLI prints about it escapes line terminators (`\n`, `\r`, U+0085, U+2028).
+#[test]
+fn names_from_the_input_cannot_forge_output_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let forged = "summary: 1 message(s): 1 valid, 0 invalid, 0 unknown";
+    for terminator in ["\n", "\r", "\u{85}", "\u{2028}"] {
+        let name = format!("in{terminator}{forged}");
+        let message = format!(
+            r#"{{"type":"log","id":"1",{SENDER},"payload":{{"level":"loud{terminator}","message":"m"}},"x{terminator}{forged}":1}}"#
+        );
+        std::fs::write(dir.path().join(&name), format!("{message}\n")).unwrap();
+        let schema = format!("no{terminator}such.json");
+        for args in [
+            vec!["validate", "-p", "P1", name.as_str()],
+            vec!["validate", "--schema", schema.as_str(), name.as_str()],
+            vec!["ts", "--schema", schema.as_str()],
+        ] {
+            let out = symgen(&args, dir.path());
+            for text in [stdout(&out), cli::stderr(&out)] {
+                let lines: Vec<&str> = text
+                    .split(['\n', '\r', '\u{85}', '\u{2028}'])
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                // Only the real summary line (the message is invalid) starts a line.
+                let summaries = lines.iter().filter(|l| l.starts_with("summary:")).count();
+                assert!(summaries <= 1, "{args:?} forged a line:\n{text}");
+                assert!(
+                    !lines.iter().any(|l| l.starts_with(forged)),
+                    "{args:?} forged a line:\n{text}"
+                );
+            }
+        }
+    }
+}
+
+/// Reply data the reply check cannot read is a violation, never a skipped check: a
+/// number out of range, a lone surrogate, nesting past the limit.
+#[test]
+fn unreadable_reply_data_is_a_violation() {
+    let validator = p1();
+    let replies = validator.reply_to("spawn_taskspace").unwrap();
+    let reply = |data: &str| {
+        format!(
+            r#"{{"type":"response","id":"1",{SENDER},"payload":{{"success":true,"data":{data}}}}}"#
+        )
+    };
+    let good = reply(r#"{"newTaskspaceUuid":"0C4E8A52-7B1D-4F0A-9E2B-5D6C7A8B9C0D"}"#);
+    assert_eq!(replies.validate_str(&good).outcome, Outcome::Valid);
+    let deep = format!(
+        "{}1{}",
+        "[".repeat(MAX_DEPTH + 10),
+        "]".repeat(MAX_DEPTH + 10)
+    );
+    for data in [
+        r#"{"newTaskspaceUuid":"0C4E8A52-7B1D-4F0A-9E2B-5D6C7A8B9C0D","x":1e400}"#.to_owned(),
+        r#"{"newTaskspaceUuid":"0C4E8A52-7B1D-4F0A-9E2B-5D6C7A8B9C0D","x":"\ud800"}"#.to_owned(),
+        format!(r#"{{"newTaskspaceUuid":"0C4E8A52-7B1D-4F0A-9E2B-5D6C7A8B9C0D","x":{deep}}}"#),
+        "1e400".to_owned(),
+    ] {
+        let report = replies.validate_str(&reply(&data));
+        assert_ne!(report.outcome, Outcome::Valid, "{data:.80}: {report:?}");
+        assert!(!report.violations.is_empty(), "{data:.80}");
+    }
+}
+
+/// A message with 100,000 faults gets at most `--max-errors` violations (default 100),
+/// each located; the time it takes is measured by `cargo bench --bench validation --
+/// --violations`, not here.
+#[test]
+fn violations_per_message_are_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema =
+        r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}}}}"#;
+    std::fs::write(dir.path().join("s.json"), schema).unwrap();
+    let items = vec!["\"x\""; 100_000].join(",");
+    std::fs::write(dir.path().join("in"), format!("{{\"a\":[{items}]}}\n")).unwrap();
+    for (extra, expected) in [(vec![], 100), (vec!["--max-errors", "7"], 7)] {
+        let mut args = vec!["validate", "--schema", "s.json"];
+        args.extend(extra);
+        args.push("in");
+        let out = symgen(&args, dir.path());
+        assert_eq!(out.status.code(), Some(1));
+        let text = stdout(&out);
+        let located = text.lines().filter(|l| l.starts_with("in:1:")).count();
+        assert_eq!(located, expected, "{text:.300}");
+        assert!(
+            text.contains("in:1:7: /a/0: must be an integer"),
+            "{text:.300}"
+        );
+    }
+    let validator =
+        Validator::from_schema(serde_json::from_str(schema).unwrap(), Default::default())
+            .unwrap()
+            .with_max_errors(3);
+    let report = validator.validate_str(&format!("{{\"a\":[{items}]}}"));
+    assert_eq!(report.violations.len(), 3);
+}

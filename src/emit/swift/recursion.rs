@@ -37,45 +37,134 @@ fn struct_fields(kind: &TypeKind) -> Option<&[Field]> {
     }
 }
 
-/// The fields to box so that no struct contains itself inline.
+/// The fields to box so that no struct contains itself inline: a field closes a cycle
+/// when its struct and the struct it stores inline are in the same strongly connected
+/// component of the "stores inline" graph (then the target reaches the owner). Linear
+/// in the number of types and fields (Tarjan's algorithm, iterative).
 pub fn boxed_fields(model: &Model) -> Boxed {
-    let mut edges: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
-    for named in &model.types {
+    let index: BTreeMap<&str, usize> = model
+        .types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i))
+        .collect();
+    // Per type, its inline edges: (field wire name, target type index).
+    let mut edges: Vec<Vec<(&str, usize)>> = vec![Vec::new(); model.types.len()];
+    for (i, named) in model.types.iter().enumerate() {
         let Some(fields) = struct_fields(&named.kind) else {
             continue;
         };
         for field in fields {
-            if let Some(target) = inline_struct(model, &field.ty) {
-                edges
-                    .entry(&named.name)
-                    .or_default()
-                    .push((field.name.as_str(), target));
+            if let Some(target) = inline_struct(model, &field.ty).and_then(|t| index.get(t)) {
+                edges[i].push((field.name.as_str(), *target));
             }
         }
     }
-    let reaches = |from: &str, to: &str| -> bool {
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![from];
-        while let Some(node) = stack.pop() {
-            if node == to {
-                return true;
-            }
-            if !seen.insert(node) {
-                continue;
-            }
-            for (_, next) in edges.get(node).map(Vec::as_slice).unwrap_or_default() {
-                stack.push(next);
-            }
-        }
-        false
-    };
+    let component = components(&edges);
     let mut boxed = Boxed::new();
-    for (owner, fields) in &edges {
+    for (owner, fields) in edges.iter().enumerate() {
         for (field, target) in fields {
-            if reaches(target, owner) {
-                boxed.insert(((*owner).to_owned(), (*field).to_owned()));
+            if component[owner] == component[*target] {
+                boxed.insert((model.types[owner].name.clone(), (*field).to_owned()));
             }
         }
     }
     boxed
+}
+
+/// The strongly connected component of every node (Tarjan's algorithm without
+/// recursion, so a long chain of types cannot overflow the stack).
+fn components(edges: &[Vec<(&str, usize)>]) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let mut order = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut component = vec![UNSEEN; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    let mut components = 0;
+    for root in 0..n {
+        if order[root] != UNSEEN {
+            continue;
+        }
+        // (node, index of the next edge to follow)
+        let mut work = vec![(root, 0usize)];
+        order[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (node, ref mut edge)) = work.last_mut() {
+            if let Some(&(_, target)) = edges[node].get(*edge) {
+                *edge += 1;
+                if order[target] == UNSEEN {
+                    order[target] = next;
+                    low[target] = next;
+                    next += 1;
+                    stack.push(target);
+                    on_stack[target] = true;
+                    work.push((target, 0));
+                } else if on_stack[target] {
+                    low[node] = low[node].min(order[target]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == order[node] {
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    component[member] = components;
+                    if member == node {
+                        break;
+                    }
+                }
+                components += 1;
+            }
+        }
+    }
+    component
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_fields_that_close_a_cycle_are_boxed() {
+        // A -> B -> A is a cycle; C -> A enters it; D -> D holds itself; E is plain.
+        let object = |refs: &[(&str, &str)]| {
+            let properties: serde_json::Map<String, serde_json::Value> = refs
+                .iter()
+                .map(|(field, target)| {
+                    (
+                        (*field).to_owned(),
+                        serde_json::json!({ "$ref": format!("#/$defs/{target}") }),
+                    )
+                })
+                .collect();
+            serde_json::json!({ "type": "object", "properties": properties })
+        };
+        let document = serde_json::json!({
+            "title": "Root",
+            "$ref": "#/$defs/C",
+            "$defs": {
+                "A": object(&[("b", "B"), ("e", "E")]),
+                "B": object(&[("a", "A")]),
+                "C": object(&[("a", "A")]),
+                "D": object(&[("d", "D")]),
+                "E": { "type": "object", "properties": { "x": { "type": "integer" } } },
+            }
+        });
+        let model = crate::model::from_value("cycles.json", &document).unwrap();
+        let boxed: Vec<(String, String)> = boxed_fields(&model).into_iter().collect();
+        let expected: Vec<(String, String)> = [("A", "b"), ("B", "a"), ("D", "d")]
+            .iter()
+            .map(|(t, f)| ((*t).to_owned(), (*f).to_owned()))
+            .collect();
+        assert_eq!(boxed, expected);
+    }
 }

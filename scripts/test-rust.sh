@@ -13,7 +13,13 @@ cargo test --workspace --locked 2>&1 | tee "$log"
 SYMGEN_JSON_SCHEMA_TEST_SUITE="$(pwd)/../shared/json-schema-test-suite" cargo test --locked --test it json_schema_test_suite -- --ignored 2>&1 | tee -a "$log"
 cargo xtask check
 # The toolkit and the protocol-declaration crate package and build on their own (as
-# `cargo publish` would check them).
+# `cargo publish` would check them). Cargo treats a packaged crate as immutable (same
+# name and version): it would reuse an earlier run's package of symgen-wire, the source
+# it extracted from its temporary registry into cargo's home (directories `-<hash>`,
+# never crates.io's) and its build of it. Start from none of them.
+rm -rf target/package "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/symgen-wire-* \
+  "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/symgen-[0-9]* \
+  target/debug/deps/libsymgen_wire-* target/debug/.fingerprint/symgen-wire-*
 if ! cargo package --workspace --exclude symgen-protocols --exclude xtask --allow-dirty \
   >"$log.package" 2>&1; then
   cat "$log.package" >&2

@@ -16,7 +16,7 @@ cargo xtask check
 # `cargo publish` would check them). Cargo treats a packaged crate as immutable (same
 # name and version): it would reuse an earlier run's package of symgen-wire, the source
 # it extracted from its temporary registry into cargo's home (directories `-<hash>`,
-# never crates.io's) and its build of it. Start from none of them.
+# never the public registry's) and its build of it. Start from none of them.
 rm -rf target/package "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/symgen-wire-* \
   "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/symgen-[0-9]* \
   target/debug/deps/libsymgen_wire-* target/debug/.fingerprint/symgen-wire-*

@@ -28,8 +28,8 @@
 #
 # Environment:
 #   SYMGEN_SWIFT_ROOT     chroot location   (default /var/cache/symgen/swift-trixie)
-#   SYMGEN_DEBIAN_MIRROR  Debian mirror URL (default: the host's apt mirror,
-#                         else http://deb.debian.org/debian)
+#   SYMGEN_DEBIAN_MIRROR  Debian mirror URL (default: the first Debian mirror
+#                         in the host's apt sources; no built-in fallback)
 set -euo pipefail
 
 readonly SUITE=trixie
@@ -132,7 +132,8 @@ host_mirror() {
            /^URIs:/   { for (i = 2; i <= NF; i++) print $i }' |
       grep -E '^https?://[^ ]*/debian/?$' | head -n 1
   )" || true
-  echo "${uri:-http://deb.debian.org/debian}"
+  [ -n "$uri" ] || die "no Debian mirror in apt's sources; set SYMGEN_DEBIAN_MIRROR"
+  echo "$uri"
 }
 
 # Mount points at or under $ROOT in this (the host's) mount namespace, deepest

@@ -100,6 +100,16 @@ def relative_refs(schema: object) -> set[str]:
     return out
 
 
+# Package registry hosts named in the catalog's text; the project names none, so they
+# are written as example hosts (every occurrence is free text, a default or an instance
+# string, so validity is unchanged).
+HOSTS = re.compile(r"(registry\.npmjs\.org|npmjs\.com|crates\.io|pypi\.org|deb\.debian\.org)")
+
+
+def scrub(text: str) -> str:
+    return HOSTS.sub(lambda m: m.group(1).replace(".", "-") + ".example", text)
+
+
 def load_instance(name: str, text: str) -> object | None:
     """A test file as JSON: `.json` as is, `.toml` through tomllib (when it has no dates,
     which JSON cannot hold); other formats are left out."""
@@ -152,7 +162,7 @@ def roots(schemas: Path) -> dict[str, list[str]]:
 def write_vectors(stem: str, vectors: list[dict[str, object]]) -> None:
     directory = OUT / "vectors" / stem
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / "valid.json").write_text(json.dumps(vectors, indent=2) + "\n")
+    (directory / "valid.json").write_text(scrub(json.dumps(vectors, indent=2)) + "\n")
     (directory / "invalid.json").write_text("[]\n")
     (directory / "unknown.json").write_text("[]\n")
 
@@ -183,7 +193,7 @@ def main() -> None:
             else:
                 print(f"not in the catalog: {file}", file=sys.stderr)
             continue
-        (schemas / file).write_text(text)
+        (schemas / file).write_text(scrub(text))
         pending.extend(sorted(relative_refs(json.loads(text)) - copied))
         if file[:-5] in SCHEMASTORE:
             found = []

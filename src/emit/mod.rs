@@ -13,6 +13,7 @@
 pub mod case;
 pub mod doc;
 pub mod escape;
+mod link;
 pub mod names;
 pub mod python;
 pub mod swift;
@@ -24,6 +25,8 @@ use std::path::{Path, PathBuf};
 
 use crate::model::{self, Model};
 use crate::{Error, Result};
+
+pub use link::Import;
 
 /// A target language.
 pub trait Backend: Sync + fmt::Debug {
@@ -147,6 +150,35 @@ pub struct Module {
     pub file_name: String,
     /// The parsed model.
     pub model: Model,
+    /// Which of the model's types this module renders and which it imports from the
+    /// other modules of the package (see `link.rs`).
+    links: link::Links,
+}
+
+impl Module {
+    /// Whether this module declares the model type `name` (false for a type another
+    /// module of the package renders, and for what was hoisted out of one).
+    pub fn renders(&self, name: &str) -> bool {
+        !self.links.skipped.contains(name)
+    }
+
+    /// The types this module uses from other modules of the package, by module then
+    /// name: what its generated code imports.
+    pub fn imports(&self) -> &[Import] {
+        &self.links.imports
+    }
+
+    /// The module the model type `name` is imported from, when it is.
+    pub fn home(&self, name: &str) -> Option<&Import> {
+        self.links.imports.iter().find(|i| i.name == name)
+    }
+
+    /// The stems of the modules this one imports from, sorted.
+    pub fn dependencies(&self) -> Vec<&str> {
+        let mut stems: Vec<&str> = self.imports().iter().map(|i| i.module.as_str()).collect();
+        stems.dedup();
+        stems
+    }
 }
 
 /// The stem a schema file is emitted under: `a/b/chat.schema.json` → `chat`.
@@ -247,7 +279,12 @@ pub fn modules_from_texts(texts: &[(String, String)]) -> Result<Vec<Module>> {
             stem,
             file_name,
             model,
+            links: link::Links::default(),
         });
+    }
+    let links = link::link(&modules);
+    for (module, links) in modules.iter_mut().zip(links) {
+        module.links = links;
     }
     Ok(modules)
 }

@@ -9,8 +9,9 @@
 //! * `Tests/SymgenTests/`: an XCTest target that round-trips every conformance vector
 //!   of the protocols (only for schemas of symgen's protocols).
 //!
-//! One module per schema keeps the protocols' type names apart (P1 and P2 both have a
-//! `MessageSender`). Output is byte-stable: no versions, no timestamps, sorted where the
+//! One module per schema keeps the schemas' type names apart; a type one schema
+//! `$ref`s from another is declared once, in its home module, which the other imports
+//! (see `emit::Module::imports`). Output is byte-stable: no versions, no timestamps, sorted where the
 //! input has no order.
 
 mod enums;
@@ -191,6 +192,26 @@ struct Module<'a> {
     name: String,
     /// Model type name → Swift type name.
     names: BTreeMap<String, String>,
+    /// Model type name → the module that declares it under the same name (types
+    /// another module of the package renders; see `emit::Module::imports`).
+    homes: BTreeMap<String, String>,
+    /// `(name, Module.Name)`: types another module renders under another name, which
+    /// this one declares as type aliases.
+    aliases: Vec<(String, String)>,
+    /// The modules its files import: the runtime and the modules of shared types.
+    imports: Vec<String>,
+}
+
+impl Module<'_> {
+    /// A model type's name, qualified with its home module when another module
+    /// declares it (for files that import more than this module).
+    fn qualified(&self, name: &str) -> String {
+        let swift = &self.names[name];
+        match self.homes.get(name) {
+            Some(home) => format!("{home}.{swift}"),
+            None => swift.clone(),
+        }
+    }
 }
 
 /// The module name of a schema: the configured name for its protocol id (or file
@@ -203,6 +224,36 @@ fn module_base(input: &emit::Module, names: &Names) -> String {
     match names.modules.get(&stem) {
         Some(name) => name.clone(),
         None => format!("{}{}", names.prefix, naming::type_name(&stem)),
+    }
+}
+
+/// Fills in what each module imports from the others: the module names, and per shared
+/// type either its home (same name) or a type alias (a name of its own here).
+fn link_shared_types(modules: &mut [Module<'_>]) {
+    for index in 0..modules.len() {
+        let mut homes = BTreeMap::new();
+        let mut aliases = Vec::new();
+        let mut imports = BTreeSet::new();
+        for import in modules[index].input.imports() {
+            let Some(home) = modules.iter().find(|m| m.input.stem == import.module) else {
+                continue;
+            };
+            let Some(home_swift) = home.names.get(&import.home_name) else {
+                continue;
+            };
+            imports.insert(home.name.clone());
+            let local = &modules[index].names[&import.name];
+            if local == home_swift {
+                homes.insert(import.name.clone(), home.name.clone());
+            } else {
+                aliases.push((local.clone(), format!("{}.{home_swift}", home.name)));
+            }
+        }
+        let module = &mut modules[index];
+        module.homes = homes;
+        module.aliases = aliases;
+        module.imports.extend(imports);
+        module.imports.sort();
     }
 }
 
@@ -231,14 +282,22 @@ pub fn generate(
     sorted.sort_by(|a, b| a.file_name.cmp(&b.file_name));
     let runtime = package.runtime.as_str();
     let mut module_scope = Scope::with_reserved(&[runtime, &package.tests]);
-    let modules: Vec<Module<'_>> = sorted
+    let mut modules: Vec<Module<'_>> = sorted
         .into_iter()
         .map(|input| {
             let name = module_scope.claim(module_base(input, package));
             let names = type_names(&input.model, &name, runtime);
-            Module { input, name, names }
+            Module {
+                input,
+                name,
+                names,
+                homes: BTreeMap::new(),
+                aliases: Vec::new(),
+                imports: vec![runtime.to_owned()],
+            }
         })
         .collect();
+    link_shared_types(&mut modules);
 
     let mut files = Vec::new();
     for (file, contents) in RUNTIME_FILES {
@@ -259,7 +318,7 @@ pub fn generate(
         )?,
     });
     for module in &modules {
-        files.extend(render_module(module, runtime)?);
+        files.extend(render_module(module)?);
     }
 
     // With vectors, every module is tested: a protocol must have vectors, any other
@@ -270,6 +329,16 @@ pub fn generate(
     };
     let mut library_names = vec![runtime.to_owned()];
     library_names.extend(modules.iter().map(|m| m.name.clone()));
+    let dependencies = modules
+        .iter()
+        .map(|m| {
+            m.imports
+                .iter()
+                .map(|i| format!("\"{i}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
     let test_dependencies = if tested.is_empty() {
         Vec::new()
     } else {
@@ -280,9 +349,9 @@ pub fn generate(
         contents: render_template(
             &PackageTemplate {
                 package: &package.package,
-                runtime,
                 test_target: &package.tests,
                 modules: library_names,
+                dependencies,
                 tests: test_dependencies,
             },
             "Package.swift",
@@ -335,7 +404,7 @@ fn render_template(template: &impl Template, what: &str) -> Result<String, model
 }
 
 /// Renders one module: a file per named type.
-fn render_module(module: &Module<'_>, runtime: &str) -> Result<Vec<OutputFile>, model::Error> {
+fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
     let model = &module.input.model;
     let boxed = recursion::boxed_fields(model);
     let none = recursion::Boxed::new();
@@ -343,12 +412,14 @@ fn render_module(module: &Module<'_>, runtime: &str) -> Result<Vec<OutputFile>, 
         model,
         module: &module.name,
         names: &module.names,
+        homes: &module.homes,
         shadowed: BTreeSet::new(),
         boxed: &none,
     };
     let mut files = Vec::new();
     let mut paths = Scope::default();
-    for named in &model.types {
+    let mut bodies: Vec<(&str, String)> = Vec::new();
+    for named in model.types.iter().filter(|t| module.input.renders(&t.name)) {
         let ctx = TypeContext {
             boxed: &boxed,
             ..ctx.clone()
@@ -377,10 +448,26 @@ fn render_module(module: &Module<'_>, runtime: &str) -> Result<Vec<OutputFile>, 
             .render()
             .map_err(|err| ctx.error(&named.pointer, err.to_string()))?,
         };
+        bodies.push((name, body));
+    }
+    for (name, target) in &module.aliases {
+        let line = format!("public typealias {name} = {target}");
+        let docs = format!("The type `{target}`, which this module uses too.");
+        let body = AliasTemplate {
+            docs: layout::doc_comment(Some(&docs), 0),
+            name: name.clone(),
+            too_long: layout::guarded(line.clone(), 0) != line,
+            target: target.clone(),
+        }
+        .render()
+        .map_err(|err| ctx.error("", err.to_string()))?;
+        bodies.push((name, body));
+    }
+    for (name, body) in bodies {
         let contents = render_template(
             &FileTemplate {
                 source: &crate::emit::text::one_line(&module.input.file_name),
-                runtime,
+                imports: &module.imports,
                 body: body.trim_end(),
             },
             &module.input.file_name,
@@ -445,7 +532,7 @@ fn render_codecs(
         .map(|root| {
             (
                 layout::string_literal(root),
-                format!("RootCodec({}.self)", module.names[root]),
+                format!("RootCodec({}.self)", module.qualified(root)),
             )
         })
         .collect();
@@ -497,7 +584,11 @@ fn render_codecs(
     };
     let template = CodecsTemplate {
         source: crate::emit::text::one_line(&module.input.file_name),
-        module: module.name.clone(),
+        imports: {
+            let mut imports: BTreeSet<String> = module.homes.values().cloned().collect();
+            imports.insert(module.name.clone());
+            imports.into_iter().collect()
+        },
         constant: constant.clone(),
         id: id_literal.clone(),
         roots: entries(&root_entries),

@@ -158,6 +158,16 @@ pub enum Origin {
     Defs,
     /// The document root, which is a type itself; named from `title` or the file stem.
     Root,
+    /// A schema of another document, named by a `$ref`: at `pointer` of the document
+    /// messages call `file` (the caller's name for it when it is one of its inputs).
+    /// A package generated from both documents renders it once, in the module of
+    /// `file` (see [`crate::emit::Module::home`]).
+    Document {
+        /// The document, as the caller named it.
+        file: String,
+        /// JSON Pointer of the schema in that document.
+        pointer: String,
+    },
     /// A composite type written inline, hoisted out of the named type `parent`.
     Inline {
         /// The named type it was found in.
@@ -594,11 +604,18 @@ pub struct StringType {
 }
 
 /// Reads and parses one schema file. The path, as given, names the file in errors.
+/// Its `$ref`s may name the schema files beside it (by relative path or `$id`).
 pub fn parse_file(path: &Path) -> Result<Model, Error> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|err| Error::new(&file, "", format!("cannot read file: {err}")))?;
-    parse_str(&file, &text)
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|err| Error::new(&file, "", format!("invalid JSON: {err}")))?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    from_document(&file, Some(path), &value, &Sources::none().with_root(dir))
 }
 
 /// Parses schema text; `file` names it in errors and sets [`Model::file`].

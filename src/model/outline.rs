@@ -32,6 +32,11 @@ fn named(out: &mut String, ty: &NamedType) {
     let origin = match &ty.origin {
         Origin::Defs => String::new(),
         Origin::Root => " [root]".to_owned(),
+        Origin::Document { file, pointer } => {
+            // The file name alone: where the document was found varies by machine.
+            let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+            format!(" [from {name}#{pointer}]")
+        }
         Origin::Inline { parent } => format!(" [inline in {parent}]"),
     };
     let deprecated = if ty.docs.deprecated {

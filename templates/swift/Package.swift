@@ -15,7 +15,7 @@ let package = Package(
 {%- if loop.first %}
     .target(name: "{{ m }}"),
 {%- else %}
-    .target(name: "{{ m }}", dependencies: ["{{ runtime }}"]),
+    .target(name: "{{ m }}", dependencies: [{{ dependencies[loop.index0 - 1]|safe }}]),{# raw: quoted module names, each checked by naming::check_module_name or made by naming::type_name #}
 {%- endif %}
 {%- endfor %}
 {%- if !tests.is_empty() %}

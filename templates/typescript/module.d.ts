@@ -4,6 +4,8 @@
 {% match decl -%}
 {%- when Decl::ModuleDoc(doc) -%}
 {{ doc|jsdoc_block }}
+{%- when Decl::Imports(imports) -%}
+{{ imports|import_lines(js) }}
 {%- when Decl::Interface { doc, name, extends, members } -%}
 {{ doc|jsdoc(0) }}export interface {{ name }}
 {%- if !extends.is_empty() %} extends {% for e in extends %}{% if !loop.first %}, {% endif %}{{ e }}{% endfor %}{% endif %} {

@@ -15,6 +15,7 @@ mod python_package;
 mod readme;
 mod schemars_fixture;
 mod serde_fidelity;
+mod shared_types;
 mod swift_package;
 mod typescript_package;
 mod validate_agreement;

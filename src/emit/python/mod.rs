@@ -182,9 +182,13 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
     let mut files = Vec::new();
     let mut module_names = Vec::new();
     let mut protocol_modules = Vec::new();
-    for module in modules {
-        let name = scope.claim(names::snake(&module.stem, "m"));
-        let view = module::render_module(&module.model, &module.file_name, &module.stem)?;
+    let python_names: Vec<(&Module, String)> = modules
+        .into_iter()
+        .map(|module| (module, scope.claim(names::snake(&module.stem, "m"))))
+        .collect();
+    for (module, name) in &python_names {
+        let (module, name) = (*module, name.clone());
+        let view = module::render_module(module, &python_names)?;
         let source = crate::emit::text::one_line(&module.file_name);
         let contents = render_template(
             &ModuleTemplate {

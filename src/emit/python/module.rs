@@ -18,8 +18,8 @@ use super::names::{self, Scope};
 use super::view::{
     Alias, Attr, Check, Class, Decl, RecursiveAlias, ReplyCodec, ReplyMethod, RootCodec,
 };
-use crate::emit::EmitError;
 use crate::emit::doc::DocBlock;
+use crate::emit::{EmitError, Module};
 use crate::model::{
     Additional, Constraint, Docs, Enum, Field, IntType, IntWidth, Literal, Model, NamedType,
     Payload, Record, Reply, Tagging, TypeExpr, TypeKind, Union, Variant,
@@ -70,14 +70,72 @@ struct Planned {
     value: Option<Py>,
 }
 
-/// Renders `model` into a module view; `file` names the schema in errors.
-pub fn render_module(model: &Model, file: &str, stem: &str) -> Result<ModuleView, EmitError> {
-    let mut planner = Planner::new(model, file);
-    planner.stem = stem.to_owned();
-    for ty in &model.types {
+/// Renders `module` into a module view. `modules` are the package's modules with
+/// their Python module names, for the types `module` imports from them.
+pub fn render_module(
+    module: &Module,
+    modules: &[(&Module, String)],
+) -> Result<ModuleView, EmitError> {
+    let model = &module.model;
+    let mut planner = Planner::new(model, &module.file_name);
+    planner.stem = module.stem.clone();
+    for stem in module.dependencies() {
+        let Some((home, python)) = modules.iter().find(|(m, _)| m.stem == stem) else {
+            continue;
+        };
+        let (home_names, _) = class_names(&home.model);
+        // isort's layout (ruff's defaults): the plain names in one statement, then one
+        // statement per renamed import.
+        let mut plain = Vec::new();
+        let mut renamed = Vec::new();
+        for import in module.imports().iter().filter(|i| i.module == stem) {
+            let exported = home_names
+                .get(import.home_name.as_str())
+                .cloned()
+                .unwrap_or_else(|| names::class(&import.home_name));
+            let local = planner.names[import.name.as_str()].clone();
+            if exported == local {
+                plain.push(local);
+            } else {
+                renamed.push((exported, local));
+            }
+        }
+        let module_name = format!(".{python}");
+        sort_names(&mut plain);
+        if !plain.is_empty() {
+            planner.siblings.push((module_name.clone(), plain));
+        }
+        renamed.sort_by_cached_key(|(exported, _)| import_key(exported));
+        for (exported, local) in renamed {
+            let names = vec![format!("{exported} as {local}")];
+            planner.siblings.push((module_name.clone(), names));
+        }
+    }
+    for ty in model.types.iter().filter(|t| module.renders(&t.name)) {
         planner.named(ty)?;
     }
     planner.finish()
+}
+
+/// The Python class name of every type of `model`, and the scope that holds them.
+fn class_names(model: &Model) -> (HashMap<&str, String>, Scope) {
+    let mut scope = Scope::with_reserved(names::RESERVED_TYPES);
+    let mut names = HashMap::new();
+    // Names usable as they are keep them; converted ones come second, so a converted
+    // name never takes a name the schema spelled exactly.
+    for ty in &model.types {
+        let name = names::class(&ty.name);
+        if name == ty.name && scope.try_claim(&name) {
+            names.insert(ty.name.as_str(), name);
+        }
+    }
+    for ty in &model.types {
+        if !names.contains_key(ty.name.as_str()) {
+            let name = scope.claim(names::class(&ty.name));
+            names.insert(ty.name.as_str(), name);
+        }
+    }
+    (names, scope)
 }
 
 struct Planner<'m> {
@@ -97,6 +155,8 @@ struct Planner<'m> {
     refs: BTreeSet<String>,
     /// The schema file's stem (the vector directory of a schema that is no protocol).
     stem: String,
+    /// `(".module", names)`: the types other modules of the package declare, imported.
+    siblings: Vec<(String, Vec<String>)>,
 }
 
 fn doc_lines(docs: &Docs, notes: &[String]) -> Vec<String> {
@@ -194,22 +254,7 @@ impl EnumExt for Enum {
 
 impl<'m> Planner<'m> {
     fn new(model: &'m Model, file: &'m str) -> Self {
-        let mut scope = Scope::with_reserved(names::RESERVED_TYPES);
-        let mut names = HashMap::new();
-        // Names usable as they are keep them; converted ones come second, so a
-        // converted name never takes a name the schema spelled exactly.
-        for ty in &model.types {
-            let name = names::class(&ty.name);
-            if name == ty.name && scope.try_claim(&name) {
-                names.insert(ty.name.as_str(), name);
-            }
-        }
-        for ty in &model.types {
-            if !names.contains_key(ty.name.as_str()) {
-                let name = scope.claim(names::class(&ty.name));
-                names.insert(ty.name.as_str(), name);
-            }
-        }
+        let (names, scope) = class_names(model);
         Planner {
             model,
             file,
@@ -222,6 +267,7 @@ impl<'m> Planner<'m> {
             replies: Vec::new(),
             refs: BTreeSet::new(),
             stem: String::new(),
+            siblings: Vec::new(),
         }
     }
 
@@ -1453,21 +1499,29 @@ impl<'m> Planner<'m> {
         // isort's sections: the standard library, third parties, the package itself.
         let mut imports = vec!["from __future__ import annotations".to_owned()];
         let sections = [
-            vec![("typing", sorted_imports(&self.imports.typing))],
+            vec![("typing".to_owned(), sorted_imports(&self.imports.typing))],
             vec![
-                ("pydantic", sorted_imports(&self.imports.pydantic)),
                 (
-                    "typing_extensions",
+                    "pydantic".to_owned(),
+                    sorted_imports(&self.imports.pydantic),
+                ),
+                (
+                    "typing_extensions".to_owned(),
                     sorted_imports(&self.imports.extensions),
                 ),
             ],
-            vec![("._runtime", sorted_imports(&self.imports.runtime))],
+            std::iter::once((
+                "._runtime".to_owned(),
+                sorted_imports(&self.imports.runtime),
+            ))
+            .chain(std::mem::take(&mut self.siblings))
+            .collect(),
         ];
         for section in sections {
             let lines: Vec<String> = section
                 .into_iter()
                 .filter(|(_, names)| !names.is_empty())
-                .map(|(module, names)| import_line(module, &names))
+                .map(|(module, names)| import_line(&module, &names))
                 .collect();
             if !lines.is_empty() {
                 imports.push(lines.join("\n"));
@@ -1505,18 +1559,27 @@ pub fn import_line(module: &str, names: &[String]) -> String {
 /// Import names sorted the way ruff's isort sorts them (`order-by-type`): constants,
 /// then classes, then everything else, each in natural order (`UInt8` before `UInt16`).
 fn sorted_imports(names: &BTreeSet<&'static str>) -> Vec<String> {
-    let mut names: Vec<&str> = names.iter().copied().collect();
-    names.sort_by_key(|n| {
-        let kind = if n.len() > 1 && n.chars().all(|c| !c.is_ascii_lowercase()) {
-            0
-        } else if n.starts_with(|c: char| c.is_ascii_uppercase()) {
-            1
-        } else {
-            2
-        };
-        (kind, natural_key(n))
-    });
-    names.into_iter().map(str::to_owned).collect()
+    let mut names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+    sort_names(&mut names);
+    names
+}
+
+/// Sorts imported names the way ruff's isort does (see [`sorted_imports`]).
+fn sort_names(names: &mut [String]) {
+    names.sort_by_cached_key(|n| import_key(n));
+}
+
+/// The sort key of an imported name: constants, then classes, then everything else,
+/// each in natural order.
+fn import_key(name: &str) -> (u8, Vec<(String, u64)>) {
+    let kind = if name.len() > 1 && name.chars().all(|c| !c.is_ascii_lowercase()) {
+        0
+    } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+        1
+    } else {
+        2
+    };
+    (kind, natural_key(name))
 }
 
 /// A sort key comparing runs of digits by their value.

@@ -10,8 +10,8 @@ use askama::Template;
 pub struct FileTemplate<'a> {
     /// The schema file the declaration comes from.
     pub source: &'a str,
-    /// The runtime module.
-    pub runtime: &'a str,
+    /// The modules it imports (the runtime and the modules of shared types), sorted.
+    pub imports: &'a [String],
     /// The declaration(s).
     pub body: &'a str,
 }
@@ -166,12 +166,12 @@ pub struct MarkersTemplate {
 pub struct PackageTemplate<'a> {
     /// The package name.
     pub package: &'a str,
-    /// The runtime module.
-    pub runtime: &'a str,
     /// The test target.
     pub test_target: &'a str,
     /// Library module names, runtime first.
     pub modules: Vec<String>,
+    /// The dependencies of each library module but the runtime, in `modules` order.
+    pub dependencies: Vec<String>,
     /// The test target's dependencies; no test target when empty.
     pub tests: Vec<String>,
 }
@@ -182,8 +182,8 @@ pub struct PackageTemplate<'a> {
 pub struct CodecsTemplate {
     /// The schema file.
     pub source: String,
-    /// The module.
-    pub module: String,
+    /// The modules it imports: the protocol's and those of its shared types, sorted.
+    pub imports: Vec<String>,
     /// The Swift constant's name.
     pub constant: String,
     /// The protocol id as a string literal.

@@ -18,6 +18,9 @@ pub struct TypeContext<'a> {
     pub module: &'a str,
     /// Model type name → Swift type name.
     pub names: &'a BTreeMap<String, String>,
+    /// Model type name → the module that declares it, for the types another module of
+    /// the package renders under the same name.
+    pub homes: &'a BTreeMap<String, String>,
     /// Swift type names declared in the current nested scope; references to top-level
     /// types of the same name are qualified with the module name.
     pub shadowed: BTreeSet<String>,
@@ -48,7 +51,8 @@ impl<'a> TypeContext<'a> {
             .get(name)
             .ok_or_else(|| self.error(pointer, format!("reference to unknown type `{name}`")))?;
         Ok(if self.shadowed.contains(swift) {
-            format!("{}.{swift}", self.module)
+            let module = self.homes.get(name).map_or(self.module, String::as_str);
+            format!("{module}.{swift}")
         } else {
             swift.clone()
         })

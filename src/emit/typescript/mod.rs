@@ -152,6 +152,8 @@ struct DeclarationsTemplate<'a> {
     /// The schema file it comes from.
     source: &'a str,
     decls: &'a [Decl],
+    /// The extension of the package's JavaScript files it imports from (`js`, `mjs`).
+    js: &'a str,
 }
 
 /// A module's JavaScript (`.js`, `.mjs`): its run-time declarations.
@@ -211,7 +213,7 @@ fn render(template: &impl Template, file: &str) -> Result<String, EmitError> {
 }
 
 /// `./name.ext`: how one module of the package names another.
-fn specifier(file: &str, ext: &str) -> String {
+pub(crate) fn specifier(file: &str, ext: &str) -> String {
     format!("./{file}.{ext}")
 }
 
@@ -225,9 +227,13 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
     let mut file_names = crate::emit::names::UniqueNames::with_reserved(&["index", "package"]);
     let mut sorted: Vec<&Module> = modules.iter().collect();
     sorted.sort_by(|a, b| a.stem.cmp(&b.stem));
-    for module in sorted {
-        let file = file_names.claim(names::file_stem(&module.stem));
-        let decls = module::render_module(&module.model);
+    let files_of: Vec<(&Module, String)> = sorted
+        .iter()
+        .map(|module| (*module, file_names.claim(names::file_stem(&module.stem))))
+        .collect();
+    for (module, file) in &files_of {
+        let (module, file) = (*module, file.clone());
+        let decls = module::render_module(module, &files_of);
         let exports: Vec<String> = decls
             .iter()
             .filter_map(Decl::runtime_name)
@@ -240,6 +246,7 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
                     &DeclarationsTemplate {
                         source: &module.file_name,
                         decls: &decls,
+                        js: flavour.js,
                     },
                     &module.file_name,
                 )?,

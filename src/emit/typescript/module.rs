@@ -6,7 +6,8 @@ use std::collections::HashMap;
 
 use super::layout::Ts;
 use super::names::{Namespace, property_key};
-use super::view::{Decl, Doc, Member};
+use super::view::{Decl, Doc, Import, Member};
+use crate::emit::Module;
 use crate::emit::doc::DocBlock;
 use crate::model::{
     Additional, Docs, Enum, Field, Literal, Model, NamedType, Payload, Record, Reply, Tagging,
@@ -16,15 +17,41 @@ use crate::model::{
 const INT64_NOTE: &str =
     "64-bit integer, typed `number`: exact only up to `Number.MAX_SAFE_INTEGER` (2^53 − 1).";
 
-/// The declarations of the module for `model`, in order.
-pub fn render_module(model: &Model) -> Vec<Decl> {
+/// The declarations of `module`, in order: its doc, its imports from the other
+/// modules of the package (`modules`, with the file stem each is written to), then its
+/// types.
+pub fn render_module(module: &Module, modules: &[(&Module, String)]) -> Vec<Decl> {
+    let model = &module.model;
     let mut emitter = Emitter::new(model);
     emitter.module_doc();
+    emitter.imports(module, modules);
     for ty in &model.types {
-        emitter.named(ty);
+        if module.renders(&ty.name) {
+            emitter.named(ty);
+        }
     }
     emitter.shorthands();
     emitter.items
+}
+
+/// The TypeScript name of every type of `model`, and the namespace that holds them.
+fn type_names(model: &Model) -> (HashMap<&str, String>, Namespace) {
+    let mut types = Namespace::default();
+    let mut names = HashMap::new();
+    // Names that are usable as they are keep them; converted ones come second, so a
+    // converted name never takes a name the schema spelled exactly.
+    for ty in &model.types {
+        if super::names::is_usable(&ty.name) && types.try_claim(&ty.name) {
+            names.insert(ty.name.as_str(), ty.name.clone());
+        }
+    }
+    for ty in &model.types {
+        if !names.contains_key(ty.name.as_str()) {
+            let name = types.claim(&ty.name);
+            names.insert(ty.name.as_str(), name);
+        }
+    }
+    (names, types)
 }
 
 struct Emitter<'m> {
@@ -64,21 +91,7 @@ fn is_int64(expr: &TypeExpr) -> bool {
 
 impl<'m> Emitter<'m> {
     fn new(model: &'m Model) -> Self {
-        let mut types = Namespace::default();
-        let mut names = HashMap::new();
-        // Names that are usable as they are keep them; converted ones come second, so a
-        // converted name never takes a name the schema spelled exactly.
-        for ty in &model.types {
-            if super::names::is_usable(&ty.name) && types.try_claim(&ty.name) {
-                names.insert(ty.name.as_str(), ty.name.clone());
-            }
-        }
-        for ty in &model.types {
-            if !names.contains_key(ty.name.as_str()) {
-                let name = types.claim(&ty.name);
-                names.insert(ty.name.as_str(), name);
-            }
-        }
+        let (names, types) = type_names(model);
         Emitter {
             model,
             names,
@@ -112,6 +125,37 @@ impl<'m> Emitter<'m> {
         lines.push(String::new());
         lines.push("@module".to_owned());
         self.items.push(Decl::ModuleDoc(Doc(lines)));
+    }
+
+    /// `import type { Home as Local } from "./home.js"`, per module `module` uses types
+    /// of (the template adds the extension).
+    fn imports(&mut self, module: &Module, modules: &[(&Module, String)]) {
+        let mut imports = Vec::new();
+        for stem in module.dependencies() {
+            let Some((home, file)) = modules.iter().find(|(m, _)| m.stem == stem) else {
+                continue;
+            };
+            let (home_names, _) = type_names(&home.model);
+            let names = module
+                .imports()
+                .iter()
+                .filter(|import| import.module == stem)
+                .map(|import| {
+                    let exported = home_names
+                        .get(import.home_name.as_str())
+                        .cloned()
+                        .unwrap_or_else(|| super::names::type_ident(&import.home_name));
+                    (exported, self.name(&import.name))
+                })
+                .collect();
+            imports.push(Import {
+                names,
+                file: file.clone(),
+            });
+        }
+        if !imports.is_empty() {
+            self.items.push(Decl::Imports(imports));
+        }
     }
 
     fn ts(&self, expr: &TypeExpr) -> Ts {

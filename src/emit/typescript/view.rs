@@ -61,11 +61,23 @@ impl Member {
     }
 }
 
+/// One `import type` statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Import {
+    /// `(name exported there, name used here)`.
+    pub names: Vec<(String, String)>,
+    /// The other module's file stem.
+    pub file: String,
+}
+
 /// One declaration of a module, in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Decl {
     /// The module's own doc comment (`@module`).
     ModuleDoc(Doc),
+    /// `import type { Home as Local } from "./file.js";` per module: types other
+    /// modules of the package render.
+    Imports(Vec<Import>),
     /// `export interface Name extends A, B { members }`.
     Interface {
         /// Its doc comment.
@@ -263,6 +275,40 @@ pub mod filters {
         } else {
             format!("  const tags =\n    {name};")
         }))
+    }
+
+    /// The `import type { a, b as c } from "./file.ext";` statements, one after the
+    /// other; a statement of several names is broken one name per line when long (as
+    /// prettier does; one name never is).
+    #[askama::filter_fn]
+    pub fn import_lines(
+        imports: &[super::Import],
+        _: &dyn askama::Values,
+        ext: &str,
+    ) -> askama::Result<Safe<String>> {
+        let lines: Vec<String> = imports
+            .iter()
+            .map(|import| {
+                let names: Vec<String> = import
+                    .names
+                    .iter()
+                    .map(|(exported, local)| {
+                        if exported == local {
+                            local.clone()
+                        } else {
+                            format!("{exported} as {local}")
+                        }
+                    })
+                    .collect();
+                let specifier = crate::emit::typescript::specifier(&import.file, ext);
+                let from = format!(" from {};", serde_json::Value::from(specifier));
+                match names.as_slice() {
+                    [one] => format!("import type {{ {one} }}{from}"),
+                    _ => layout::name_list("import type ", &names, &from),
+                }
+            })
+            .collect();
+        Ok(Safe(lines.join("\n")))
     }
 
     /// A list of names exported (`export { a, b };` or `module.exports = { a, b };`),

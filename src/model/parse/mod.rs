@@ -205,7 +205,15 @@ impl<'a> Parser<'a> {
                     self.taken.remove(&name);
                     let shown = self.display_pointer(*doc, pointer);
                     self.by_target.insert(target.clone(), name.clone());
-                    self.add_def(name, shown, schema, Origin::Defs);
+                    let origin = if *doc == 0 {
+                        Origin::Defs
+                    } else {
+                        Origin::Document {
+                            file: self.resources.docs[*doc].file.clone(),
+                            pointer: pointer.clone(),
+                        }
+                    };
+                    self.add_def(name, shown, schema, origin);
                 }
             }
         }

@@ -165,11 +165,11 @@ impl Resources {
         };
         let mut id_index: Option<HashMap<String, PathBuf>> = None;
         resources.index(0);
-        // Schemas to walk for `$ref`s: each document's root, then every target a
-        // `$ref` reaches (it may sit in a container the walk does not enter).
+        // Schemas to walk for `$ref`s: the document's root, then every target a `$ref`
+        // reaches (it may sit in a container the walk does not enter, or in another
+        // document, of which only what is reached is used).
         let mut pending: Vec<(usize, String)> = vec![(0, String::new())];
         let mut walked: HashSet<(usize, String)> = HashSet::new();
-        let mut docs_seen = 1;
         while let Some((doc, at)) = pending.pop() {
             if !walked.insert((doc, at.clone())) {
                 continue;
@@ -194,10 +194,6 @@ impl Resources {
                     .entry((doc, base, reference))
                     .or_insert_with(|| outcome.clone());
                 resources.resolved.insert((doc, pointer), outcome);
-            }
-            while docs_seen < resources.docs.len() {
-                pending.push((docs_seen, String::new()));
-                docs_seen += 1;
             }
         }
         Ok(resources)

@@ -6,7 +6,8 @@ the same for json-schema-to-typescript and quicktype on the same files in the sa
 Not part of the test suite (it takes minutes); docs/schemas.md records a run.
 
 Usage (repository root, after `cargo build` and `scripts/test.sh ts` once, which
-installs tsc; `--peers` also needs `(cd benches/node && npm ci)`):
+installs tsc; `--peers` also needs `(cd benches/node && npm ci)`; `SYMGEN=PATH` runs
+another symgen binary):
   benches/schema-coverage.py DIR [--peers] [--jobs N] [--report FILE]
 
 Every schema is generated on its own (its siblings in DIR may be `$ref`ed). The report
@@ -26,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SYMGEN = ROOT / "target/debug/symgen"
+SYMGEN = Path(os.environ.get("SYMGEN", ROOT / "target/debug/symgen"))
 TSC = ROOT / "tests/typescript/node_modules/.bin/tsc"
 LANGUAGES = {"ts": "typescript", "swift": "swift", "py": "python"}
 STRICT = {

@@ -206,14 +206,11 @@ impl Cli {
 
     /// The registered protocols' schemas, rendered in memory, as `(file name, text)`.
     fn schemas(&self) -> Result<Vec<(String, String)>> {
-        self.protocols
-            .iter()
-            .map(|protocol| {
-                schema::render(protocol)
-                    .map(|file| (file.name, file.contents))
-                    .map_err(Error::Protocol)
-            })
-            .collect()
+        Ok(schema::render_all(&self.protocols)
+            .map_err(Error::Protocol)?
+            .into_iter()
+            .map(|file| (file.name, file.contents))
+            .collect())
     }
 
     fn schema(&self, out: Option<PathBuf>, project: Option<&Project>) -> Result<ExitCode> {

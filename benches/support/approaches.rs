@@ -136,7 +136,8 @@ fn count(texts: &[&str], mut accept: impl FnMut(&str) -> bool) -> usize {
         .count()
 }
 
-/// The committed schema of `protocol` compiled by the `jsonschema` crate (draft 2020-12).
+/// The committed schema of `protocol` compiled by the `jsonschema` crate (draft 2020-12);
+/// its `$ref`s to the other schemas of `schema_dir` (by `$id`) are served from there.
 pub fn jsonschema_validator(
     protocol: &str,
     schema_dir: &Path,
@@ -145,7 +146,11 @@ pub fn jsonschema_validator(
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let schema: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    jsonschema::draft202012::new(&schema).map_err(|e| format!("{}: {e}", path.display()))
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .with_retriever(symgen::validate::LocalRetriever::new().allow(schema_dir))
+        .build(&schema)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn decode<T: DeserializeOwned>(text: &str) -> bool {

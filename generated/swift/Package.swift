@@ -15,11 +15,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "SymgenRuntime"),
-    .target(name: "SymgenCk3lens", dependencies: ["SymgenRuntime"]),
-    .target(name: "SymgenDialectic", dependencies: ["SymgenRuntime"]),
+    .target(name: "SymgenCk3lens", dependencies: ["SymgenRuntime", "SymgenSymposium"]),
+    .target(name: "SymgenDialectic", dependencies: ["SymgenRuntime", "SymgenSymposium"]),
     .target(name: "SymgenSymposium", dependencies: ["SymgenRuntime"]),
-    .target(name: "SymgenTaskspaceState", dependencies: ["SymgenRuntime"]),
-    .target(name: "SymgenWorkerSideband", dependencies: ["SymgenRuntime"]),
+    .target(name: "SymgenTaskspaceState", dependencies: ["SymgenRuntime", "SymgenSymposium"]),
+    .target(name: "SymgenWorkerSideband", dependencies: ["SymgenRuntime", "SymgenSymposium"]),
     .testTarget(
       name: "SymgenTests",
       dependencies: [

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { Empty } from "./symposium.mjs";
+
 /** The active file, when there is one. */
 export interface ActiveFile {
   /** Document URI. */
@@ -94,14 +96,6 @@ export type DiagnosticCode = number | string;
 
 /** A diagnostic tag. */
 export type DiagnosticTag = "unnecessary" | "deprecated";
-
-/**
- * An object payload with no defined keys: `{}` on emit; any object is accepted and its
- * keys are ignored (R2).
- */
-export interface Empty {
-  [key: string]: unknown;
-}
 
 /** A file with many errors. */
 export interface ErrorFile {

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { PresentReviewParams } from "./symposium.mjs";
+
 /**
  * A request from the MCP server to the extension.
  *
@@ -92,53 +94,6 @@ export interface IPCResponse {
   /** Why it failed, e.g. `"Invalid JSON message"`. */
   error?: string | null;
 }
-
-/**
- * A review for the extension to display.
- *
- * `section` is required when `mode` is `update-section` (drift D-X5); decoding
- * enforces that.
- */
-export interface PresentReviewParams {
-  /** The review, in markdown. */
-  content: string;
-  /** How to apply it. */
-  mode: ReviewMode;
-  /** The heading of the section to replace (required for `update-section`). */
-  section?: string | null;
-  /**
-   * Base directory for relative file links. Optional on input, emitted by every
-   * current sender; `base_uri` is accepted on input (drift D-X3).
-   *
-   * Also accepted on input as `base_uri` (never emitted).
-   */
-  baseUri?: string | null;
-  /**
-   * Input alias of `baseUri`: accepted on receive, never emitted.
-   *
-   * @deprecated
-   */
-  base_uri?: string | null;
-}
-
-/**
- * How the extension applies a review to its panel (drift D-X2: kebab-case on the
- * wire; the PascalCase values later Rust emitted are accepted on input).
- *
- * - `"replace"`: Replace the whole review.
- * - `"Replace"`: input alias of `"replace"` (deprecated: accepted on receive, never emitted).
- * - `"update-section"`: Replace one section, named by `section`.
- * - `"UpdateSection"`: input alias of `"update-section"` (deprecated: accepted on receive, never emitted).
- * - `"append"`: Append to the review.
- * - `"Append"`: input alias of `"append"` (deprecated: accepted on receive, never emitted).
- */
-export type ReviewMode =
-  | "replace"
-  | "update-section"
-  | "append"
-  | "Replace"
-  | "UpdateSection"
-  | "Append";
 
 /**
  * Shorthand: the reply data type of request `T` (see `DialecticRequestReplyMap`).

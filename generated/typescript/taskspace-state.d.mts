@@ -8,41 +8,12 @@
  * @module
  */
 
-/**
- * Who sent a message. Endpoints use it for routing: the VS Code extension matches
- * `workingDirectory` against its workspace folders and `shellPid` against its terminals.
- */
-export interface MessageSender {
-  /**
-   * Absolute working directory of the sender. The app and the daemon send the
-   * placeholder `"/tmp"`.
-   */
-  workingDirectory: string;
-  /** UUID of the sender's taskspace, when it runs inside one. */
-  taskspaceUuid?: string | null;
-  /**
-   * PID of the terminal shell the sender runs in (MCP server), or the extension's own
-   * PID on `marco`.
-   */
-  shellPid?: number | null;
-}
-
-/**
- * The payload of a `response`: the outcome of a request plus its typed data.
- *
- * `success` alone decides the outcome (R7); a receiver never infers it from `data`.
- * Generated clients always decode replies through this wrapper (R8).
- */
-export interface ResponsePayload {
-  /** Whether the request succeeded. */
-  success: boolean;
-  /** Why it failed, when `success` is false. */
-  error?: string | null;
-  /**
-   * The reply data, typed by the request being answered. `{}` for acknowledgements.
-   */
-  data?: unknown;
-}
+import type {
+  MessageSender,
+  ResponsePayload,
+  TaskspaceStateRequest,
+  TaskspaceStateResponse,
+} from "./symposium.mjs";
 
 /**
  * A P1 bus envelope carrying P2: a `taskspace_state` request or its `response`.
@@ -132,45 +103,6 @@ export interface TaskspaceStateMessageReplyMap {
 export type TaskspaceStateMessageReplyFor<
   T extends keyof TaskspaceStateMessageReplyMap,
 > = TaskspaceStateMessageReplyMap[T];
-
-/** Reads, or writes, a taskspace's state. */
-export interface TaskspaceStateRequest {
-  /**
-   * Absolute path of the `*.symposium` project directory (drift D-S24). The app does
-   * not route on it for this message.
-   */
-  project_path: string;
-  /** The taskspace's UUID, matched case-insensitively. */
-  taskspace_uuid: string;
-  /** New name; absent means "do not change". */
-  name?: string | null;
-  /** New description; absent means "do not change". */
-  description?: string | null;
-  /** New collaborator; absent means "do not change" (drift D-S3). */
-  collaborator?: string | null;
-}
-
-/**
- * A taskspace's state, as the app reports it. Every field is optional (drift D-S2).
- */
-export interface TaskspaceStateResponse {
-  /** User-visible name (tabs, window titles). */
-  name?: string | null;
-  /** User-visible summary (tooltips, status bars). */
-  description?: string | null;
-  /**
-   * The LLM task description: present only on a read while the taskspace was never
-   * updated; always absent after a write.
-   */
-  initial_prompt?: string | null;
-  /**
-   * The argv that launches the agent, e.g. `["q","chat","/yiasou"]`. Absent means
-   * "do not launch".
-   */
-  agent_command?: string[] | null;
-  /** The collaborator persona. */
-  collaborator?: string | null;
-}
 
 /**
  * Shorthand: the reply data type of request `T` (see `TaskspaceStateMessageReplyMap`).

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { Empty } from "./symposium.js";
+
 /**
  * Identifies the worker's language backend, once, right after the sideband connects.
  */
@@ -21,14 +23,6 @@ export interface BackendInfo {
    * @defaultValue `false`
    */
   supports_images?: boolean | null;
-}
-
-/**
- * An object payload with no defined keys: `{}` on emit; any object is accepted and its
- * keys are ignored (R2).
- */
-export interface Empty {
-  [key: string]: unknown;
 }
 
 /** A new or updated plot image. */

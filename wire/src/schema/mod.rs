@@ -5,12 +5,15 @@
 //!   macros' fragments in `parts`), the `x-symgen-protocol` header, then the transforms
 //!   that close the gaps between schemars and serde (integer bounds, refusals of what no
 //!   target language represents exactly).
-//! * [`render`] writes it as text, byte for byte deterministic.
+//! * [`render`] writes it as text, byte for byte deterministic; [`render_all`] writes
+//!   the files of several protocols, where a later protocol `$ref`s the definitions it
+//!   shares with an earlier one instead of copying them (`shared`).
 //! * [`add_constraint`] and [`at_least_one_of`] let a type add a rule it checks in code
 //!   (`#[schemars(transform = ...)]`).
 
 pub(crate) mod parts;
 mod serde_gaps;
+mod shared;
 mod transforms;
 
 use std::fmt;
@@ -123,14 +126,37 @@ pub fn document(protocol: &Protocol) -> Result<Value, Error> {
     Ok(document)
 }
 
-/// Renders one protocol's schema file, byte for byte deterministic.
+/// Renders one protocol's schema file, byte for byte deterministic. The document
+/// stands alone: every type it uses is defined in it.
 pub fn render(protocol: &Protocol) -> Result<SchemaFile, Error> {
-    let document = document(protocol)?;
+    Ok(to_file(protocol, &document(protocol)?))
+}
+
+/// Renders the schema files of `protocols`, in their order. A definition that an
+/// earlier protocol's document has too, identically (with everything it refers to), is
+/// written once: the later document `$ref`s it by the earlier one's `$id`
+/// (`urn:symgen:schema:<id>#/$defs/<Name>`), so a type two protocols use is one type in
+/// every generated language. Read the files together (a directory, or all of them as
+/// inputs) for the references to resolve.
+pub fn render_all(protocols: &[Protocol]) -> Result<Vec<SchemaFile>, Error> {
+    let mut documents = protocols
+        .iter()
+        .map(document)
+        .collect::<Result<Vec<Value>, Error>>()?;
+    shared::link(&mut documents);
+    Ok(protocols
+        .iter()
+        .zip(&documents)
+        .map(|(protocol, document)| to_file(protocol, document))
+        .collect())
+}
+
+fn to_file(protocol: &Protocol, document: &Value) -> SchemaFile {
     let mut contents =
-        serde_json::to_string_pretty(&document).expect("a JSON value always serializes");
+        serde_json::to_string_pretty(document).expect("a JSON value always serializes");
     contents.push('\n');
-    Ok(SchemaFile {
+    SchemaFile {
         name: protocol.file_name(),
         contents,
-    })
+    }
 }

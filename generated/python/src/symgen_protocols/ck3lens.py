@@ -29,6 +29,7 @@ from ._runtime import (
     untagged,
     variant,
 )
+from .symposium import Empty
 
 
 class ActiveFile(WireModel):
@@ -144,12 +145,6 @@ DiagnosticCode: TypeAlias = Annotated[
 
 DiagnosticTag: TypeAlias = Literal["unnecessary", "deprecated"]
 """A diagnostic tag."""
-
-
-class Empty(WireModel):
-    """An object payload with no defined keys: `{}` on emit; any object is accepted and its
-    keys are ignored (R2).
-    """
 
 
 class ErrorFile(WireModel):

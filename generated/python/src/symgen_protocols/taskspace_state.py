@@ -15,54 +15,18 @@ from ._runtime import (
     REQUIRED_CONTENT,
     UNKNOWN,
     Codec,
-    UInt32,
     UnknownVariant,
     WireModel,
     absent,
-    is_none,
     tagged,
     variant,
 )
-
-
-class MessageSender(WireModel):
-    """Who sent a message. Endpoints use it for routing: the VS Code extension matches
-    `workingDirectory` against its workspace folders and `shellPid` against its terminals.
-    """
-
-    working_directory: str = Field(alias="workingDirectory")
-    """Absolute working directory of the sender. The app and the daemon send the
-    placeholder `"/tmp"`.
-    """
-
-    taskspace_uuid: str | None = Field(
-        default=None,
-        alias="taskspaceUuid",
-        exclude_if=is_none,
-    )
-    """UUID of the sender's taskspace, when it runs inside one."""
-
-    shell_pid: UInt32 | None = Field(default=None, alias="shellPid", exclude_if=is_none)
-    """PID of the terminal shell the sender runs in (MCP server), or the extension's own
-    PID on `marco`.
-    """
-
-
-class ResponsePayload(WireModel):
-    """The payload of a `response`: the outcome of a request plus its typed data.
-
-    `success` alone decides the outcome (R7); a receiver never infers it from `data`.
-    Generated clients always decode replies through this wrapper (R8).
-    """
-
-    success: bool
-    """Whether the request succeeded."""
-
-    error: str | None = Field(default=None, exclude_if=is_none)
-    """Why it failed, when `success` is false."""
-
-    data: JsonValue = Field(default=None, exclude_if=is_none)
-    """The reply data, typed by the request being answered. `{}` for acknowledgements."""
+from .symposium import (
+    MessageSender,
+    ResponsePayload,
+    TaskspaceStateRequest,
+    TaskspaceStateResponse,
+)
 
 
 class TaskspaceStateMessageBase(WireModel):
@@ -120,50 +84,6 @@ TaskspaceStateMessage: TypeAlias = Annotated[
 """A P1 bus envelope carrying P2: a `taskspace_state` request or its `response`.
 Any other P1 type is outside P2 and decodes as unknown.
 """
-
-
-class TaskspaceStateRequest(WireModel):
-    """Reads, or writes, a taskspace's state."""
-
-    project_path: str
-    """Absolute path of the `*.symposium` project directory (drift D-S24). The app does
-    not route on it for this message.
-    """
-
-    taskspace_uuid: str
-    """The taskspace's UUID, matched case-insensitively."""
-
-    name: str | None = Field(default=None, exclude_if=is_none)
-    """New name; absent means "do not change"."""
-
-    description: str | None = Field(default=None, exclude_if=is_none)
-    """New description; absent means "do not change"."""
-
-    collaborator: str | None = Field(default=None, exclude_if=is_none)
-    """New collaborator; absent means "do not change" (drift D-S3)."""
-
-
-class TaskspaceStateResponse(WireModel):
-    """A taskspace's state, as the app reports it. Every field is optional (drift D-S2)."""
-
-    name: str | None = Field(default=None, exclude_if=is_none)
-    """User-visible name (tabs, window titles)."""
-
-    description: str | None = Field(default=None, exclude_if=is_none)
-    """User-visible summary (tooltips, status bars)."""
-
-    initial_prompt: str | None = Field(default=None, exclude_if=is_none)
-    """The LLM task description: present only on a read while the taskspace was never
-    updated; always absent after a write.
-    """
-
-    agent_command: list[str] | None = Field(default=None, exclude_if=is_none)
-    """The argv that launches the agent, e.g. `["q","chat","/yiasou"]`. Absent means
-    \"do not launch".
-    """
-
-    collaborator: str | None = Field(default=None, exclude_if=is_none)
-    """The collaborator persona."""
 
 
 _TASKSPACE_STATE_REPLY: Codec[TaskspaceStateResponse] = Codec(TaskspaceStateResponse)

@@ -18,6 +18,7 @@ from ._runtime import (
     tagged,
     variant,
 )
+from .symposium import Empty
 
 
 class BackendInfo(WireModel):
@@ -29,12 +30,6 @@ class BackendInfo(WireModel):
     supports_images: Annotated[bool, DEFAULT_IF_NULL] = False
     """Whether the backend can send `plot_image`. Always emitted; a receiver reads a
     missing or `null` value as `false` (drift D-W3, R3).
-    """
-
-
-class Empty(WireModel):
-    """An object payload with no defined keys: `{}` on emit; any object is accepted and its
-    keys are ignored (R2).
     """
 
 

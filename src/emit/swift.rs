@@ -329,15 +329,8 @@ pub fn generate(
     };
     let mut library_names = vec![runtime.to_owned()];
     library_names.extend(modules.iter().map(|m| m.name.clone()));
-    let dependencies = modules
-        .iter()
-        .map(|m| {
-            m.imports
-                .iter()
-                .map(|i| format!("\"{i}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
+    let targets = std::iter::once(format!("    .target(name: \"{runtime}\"),"))
+        .chain(modules.iter().map(|m| target_line(&m.name, &m.imports)))
         .collect();
     let test_dependencies = if tested.is_empty() {
         Vec::new()
@@ -351,7 +344,7 @@ pub fn generate(
                 package: &package.package,
                 test_target: &package.tests,
                 modules: library_names,
-                dependencies,
+                targets,
                 tests: test_dependencies,
             },
             "Package.swift",
@@ -484,6 +477,21 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
         });
     }
     Ok(files)
+}
+
+/// `.target(name: "M", dependencies: [...]),` in `Package.swift`, on one line when it
+/// fits, else one dependency per line (as swift-format lays it out).
+fn target_line(name: &str, dependencies: &[String]) -> String {
+    let quoted: Vec<String> = dependencies.iter().map(|d| format!("\"{d}\"")).collect();
+    let line = format!(
+        "    .target(name: \"{name}\", dependencies: [{}]),",
+        quoted.join(", ")
+    );
+    if line.chars().count() <= layout::LINE_LIMIT {
+        return line;
+    }
+    let items: String = quoted.iter().map(|d| format!("        {d},\n")).collect();
+    format!("    .target(\n      name: \"{name}\",\n      dependencies: [\n{items}      ]\n    ),")
 }
 
 /// A dictionary literal entry `key: value,` at 4 spaces, broken after the colon when

@@ -11,12 +11,8 @@ let package = Package(
 {%- endfor %}
   ],
   targets: [
-{%- for m in modules %}
-{%- if loop.first %}
-    .target(name: "{{ m }}"),
-{%- else %}
-    .target(name: "{{ m }}", dependencies: [{{ dependencies[loop.index0 - 1]|safe }}]),{# raw: quoted module names, each checked by naming::check_module_name or made by naming::type_name #}
-{%- endif %}
+{%- for target in targets %}
+{{ target|safe }}{# raw: a `.target(...)` of quoted module names, each checked by naming::check_module_name or made by naming::type_name, laid out by swift.rs #}
 {%- endfor %}
 {%- if !tests.is_empty() %}
     .testTarget(

@@ -170,8 +170,8 @@ pub struct PackageTemplate<'a> {
     pub test_target: &'a str,
     /// Library module names, runtime first.
     pub modules: Vec<String>,
-    /// The dependencies of each library module but the runtime, in `modules` order.
-    pub dependencies: Vec<String>,
+    /// The library targets (`.target(...),`, laid out), runtime first.
+    pub targets: Vec<String>,
     /// The test target's dependencies; no test target when empty.
     pub tests: Vec<String>,
 }

@@ -55,7 +55,14 @@ fn check_reports_missing_and_orphaned_files() {
     cli::schema_only_project(dir.path());
     assert!(cli::run(dir.path(), &["schema"]).status.success());
     std::fs::remove_file(dir.path().join("schema/dialectic.schema.json")).unwrap();
-    std::fs::write(dir.path().join("schema/old.schema.json"), "{}\n").unwrap();
+    // A schema symgen wrote for a protocol that no longer exists, and a file of the
+    // user's own, which is none of symgen's business.
+    std::fs::write(
+        dir.path().join("schema/old.schema.json"),
+        "{\"x-symgen-protocol\": {\"id\": \"old\"}}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("schema/NOTES.md"), "# our notes\n").unwrap();
     let out = cli::run(dir.path(), &["check"]);
     let stdout = cli::stdout(&out);
     assert_eq!(out.status.code(), Some(1));
@@ -67,6 +74,49 @@ fn check_reports_missing_and_orphaned_files() {
         stdout.contains("orphaned: schema/old.schema.json"),
         "{stdout}"
     );
+    assert!(!stdout.contains("NOTES.md"), "{stdout}");
+}
+
+#[test]
+fn schema_deletes_only_the_files_symgen_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    cli::schema_only_project(dir.path());
+    let old = dir.path().join("schema/old.schema.json");
+    let notes = dir.path().join("schema/NOTES.md");
+    std::fs::create_dir_all(dir.path().join("schema")).unwrap();
+    std::fs::write(&old, "{\"x-symgen-protocol\": {\"id\": \"old\"}}\n").unwrap();
+    std::fs::write(&notes, "# our notes\n").unwrap();
+    let out = cli::run(dir.path(), &["schema"]);
+    assert!(out.status.success(), "{}", cli::stderr(&out));
+    assert!(!old.exists(), "a schema symgen wrote is pruned");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "# our notes\n");
+    // No temporary file is left behind by the atomic writes.
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("schema"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
+    assert!(cli::run(dir.path(), &["check"]).status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn schema_does_not_write_through_a_symlinked_output_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    cli::schema_only_project(dir.path());
+    let victim = elsewhere.path().join("old.schema.json");
+    std::fs::write(&victim, "{\"x-symgen-protocol\": {\"id\": \"old\"}}\n").unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("schema")).unwrap();
+    let out = cli::run(dir.path(), &["schema"]);
+    assert_eq!(out.status.code(), Some(2), "{}", cli::stderr(&out));
+    assert!(
+        cli::stderr(&out).contains("symbolic link"),
+        "{}",
+        cli::stderr(&out)
+    );
+    assert!(victim.exists(), "a file behind the link was deleted");
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 1);
 }
 
 #[test]

@@ -175,9 +175,22 @@ impl Module {
 
     /// The stems of the modules this one imports from, sorted.
     pub fn dependencies(&self) -> Vec<&str> {
-        let mut stems: Vec<&str> = self.imports().iter().map(|i| i.module.as_str()).collect();
-        stems.dedup();
-        stems
+        self.imports_by_module()
+            .into_iter()
+            .map(|(stem, _)| stem)
+            .collect()
+    }
+
+    /// [`Self::imports`] grouped by home module (module stem, its imports), sorted.
+    pub fn imports_by_module(&self) -> Vec<(&str, Vec<&Import>)> {
+        let mut groups: Vec<(&str, Vec<&Import>)> = Vec::new();
+        for import in self.imports() {
+            match groups.last_mut() {
+                Some((stem, group)) if *stem == import.module => group.push(import),
+                _ => groups.push((import.module.as_str(), vec![import])),
+            }
+        }
+        groups
     }
 }
 

@@ -79,7 +79,7 @@ pub fn render_module(
     let model = &module.model;
     let mut planner = Planner::new(model, &module.file_name);
     planner.stem = module.stem.clone();
-    for stem in module.dependencies() {
+    for (stem, group) in module.imports_by_module() {
         let Some((home, python)) = modules.iter().find(|(m, _)| m.stem == stem) else {
             continue;
         };
@@ -88,7 +88,7 @@ pub fn render_module(
         // statement per renamed import.
         let mut plain = Vec::new();
         let mut renamed = Vec::new();
-        for import in module.imports().iter().filter(|i| i.module == stem) {
+        for import in group {
             let exported = home_names
                 .get(import.home_name.as_str())
                 .cloned()

@@ -131,15 +131,13 @@ impl<'m> Emitter<'m> {
     /// of (the template adds the extension).
     fn imports(&mut self, module: &Module, modules: &[(&Module, String)]) {
         let mut imports = Vec::new();
-        for stem in module.dependencies() {
+        for (stem, group) in module.imports_by_module() {
             let Some((home, file)) = modules.iter().find(|(m, _)| m.stem == stem) else {
                 continue;
             };
             let (home_names, _) = type_names(&home.model);
-            let names = module
-                .imports()
-                .iter()
-                .filter(|import| import.module == stem)
+            let names = group
+                .into_iter()
                 .map(|import| {
                     let exported = home_names
                         .get(import.home_name.as_str())

@@ -34,6 +34,11 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
             std::io::Error::new(std::io::ErrorKind::InvalidInput, what.to_owned()),
         )
     };
+    // Asked before opening: opening a FIFO for reading blocks until a writer comes.
+    let before = std::fs::metadata(path).map_err(|err| Error::io(path, err))?;
+    if !before.is_file() {
+        return Err(invalid("not a regular file"));
+    }
     let file = std::fs::File::open(path).map_err(|err| Error::io(path, err))?;
     let meta = file.metadata().map_err(|err| Error::io(path, err))?;
     if !meta.is_file() {

@@ -180,3 +180,46 @@ fn unknown_subcommand_is_a_usage_error() {
     let out = cli::run(dir.path(), &["frobnicate"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[cfg(unix)]
+#[test]
+fn check_does_not_hang_on_a_fifo_in_an_output_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    cli::schema_only_project(dir.path());
+    assert!(cli::run(dir.path(), &["schema"]).status.success());
+    let fifo = dir.path().join("schema/symposium.schema.json");
+    std::fs::remove_file(&fifo).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    // Where a generated file should be, and where none should: both are reported,
+    // neither is opened for reading (which would block until a writer came).
+    std::process::Command::new("mkfifo")
+        .arg(dir.path().join("schema/extra.json"))
+        .status()
+        .expect("mkfifo");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .arg("check")
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run xtask");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().ok();
+            panic!("`check` hangs on a FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    assert_eq!(out.status.code(), Some(2), "{}", cli::stderr(&out));
+    assert!(
+        cli::stderr(&out).contains("not a regular file"),
+        "{}",
+        cli::stderr(&out)
+    );
+}

@@ -11,8 +11,8 @@
 //!
 //! One module per schema keeps the schemas' type names apart; a type one schema
 //! `$ref`s from another is declared once, in its home module, which the other imports
-//! (see `emit::Module::imports`). Output is byte-stable: no versions, no timestamps, sorted where the
-//! input has no order.
+//! (see `emit::Module::imports`). Output is byte-stable: no versions, no timestamps,
+//! sorted where the input has no order.
 
 mod enums;
 mod fields;
@@ -257,9 +257,12 @@ fn link_shared_types(modules: &mut [Module<'_>]) {
     }
 }
 
-fn type_names(model: &Model, module: &str, runtime: &str) -> BTreeMap<String, String> {
+/// The Swift name of every type of `model`, around the runtime's names and the
+/// package's module names (a type named like a module would hide it from qualified
+/// references such as `SharedHome.Color`).
+fn type_names(model: &Model, modules: &[String], runtime: &str) -> BTreeMap<String, String> {
     let mut reserved: Vec<&str> = RUNTIME_NAMES.to_vec();
-    reserved.push(module);
+    reserved.extend(modules.iter().map(String::as_str));
     reserved.push(runtime);
     let mut scope = Scope::with_reserved(&reserved);
     model
@@ -282,11 +285,16 @@ pub fn generate(
     sorted.sort_by(|a, b| a.file_name.cmp(&b.file_name));
     let runtime = package.runtime.as_str();
     let mut module_scope = Scope::with_reserved(&[runtime, &package.tests]);
+    let module_names: Vec<String> = sorted
+        .iter()
+        .map(|input| module_scope.claim(module_base(input, package)))
+        .collect();
     let mut modules: Vec<Module<'_>> = sorted
         .into_iter()
-        .map(|input| {
-            let name = module_scope.claim(module_base(input, package));
-            let names = type_names(&input.model, &name, runtime);
+        .zip(&module_names)
+        .map(|(input, name)| {
+            let name = name.clone();
+            let names = type_names(&input.model, &module_names, runtime);
             Module {
                 input,
                 name,

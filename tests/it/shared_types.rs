@@ -139,7 +139,7 @@ fn python_imports_the_shared_types() {
     );
     assert!(
         user.contains(
-            "from .shared_home import Point, Shape\nfrom .shared_home import Color as Color2\n"
+            "from .shared_home import Color as Color2\nfrom .shared_home import Point, Shape\n"
         ),
         "{user}"
     );
@@ -268,4 +268,42 @@ fn the_seed_protocols_share_their_common_types_with_p1() {
     let p3 = module(&modules, "dialectic");
     assert!(p3.home("PresentReviewParams").is_some());
     assert!(module(&modules, "symposium").imports().is_empty());
+}
+
+#[test]
+fn a_swift_type_never_takes_the_name_of_a_module_it_may_qualify_with() {
+    let home = json!({
+        "$id": "urn:test:home",
+        "$defs": {"Color": {"enum": ["red"]}}
+    });
+    // `Home` would hide the module `Home` from `Home.Color` in this module.
+    let user = json!({
+        "$defs": {
+            "Home": {"type": "object", "properties": {"c": {"$ref": "urn:test:home#/$defs/Color"}}},
+            "Color": {"type": "string"}
+        }
+    });
+    let modules = emit::modules_from_texts(&[
+        ("home.json".to_owned(), home.to_string()),
+        ("user.json".to_owned(), user.to_string()),
+    ])
+    .unwrap_or_else(|err| panic!("{err}"));
+    let swift = &emit::swift::Swift;
+    let input = Input {
+        modules: &modules,
+        options: &toml::Table::new(),
+        vectors: None,
+    };
+    let files = swift.render(&input).unwrap_or_else(|err| panic!("{err}"));
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert!(!paths.contains(&"Sources/User/Home.swift"), "{paths:?}");
+    let alias = files
+        .iter()
+        .find(|f| f.path == "Sources/User/Color2.swift")
+        .unwrap_or_else(|| panic!("no alias in {paths:?}"));
+    assert!(
+        alias
+            .contents
+            .contains("public typealias Color2 = Home.Color")
+    );
 }

@@ -84,8 +84,8 @@ pub fn render_module(
             continue;
         };
         let (home_names, _) = class_names(&home.model);
-        // isort's layout (ruff's defaults): the plain names in one statement, then one
-        // statement per renamed import.
+        // isort's layout (ruff's defaults): the plain names in one statement and one
+        // statement per renamed import, ordered by the first name each imports.
         let mut plain = Vec::new();
         let mut renamed = Vec::new();
         for import in group {
@@ -100,15 +100,17 @@ pub fn render_module(
                 renamed.push((exported, local));
             }
         }
-        let module_name = format!(".{python}");
         sort_names(&mut plain);
-        if !plain.is_empty() {
-            planner.siblings.push((module_name.clone(), plain));
+        let mut statements: Vec<(String, Vec<String>)> = Vec::new();
+        if let Some(first) = plain.first() {
+            statements.push((first.clone(), plain));
         }
-        renamed.sort_by_cached_key(|(exported, _)| import_key(exported));
         for (exported, local) in renamed {
-            let names = vec![format!("{exported} as {local}")];
-            planner.siblings.push((module_name.clone(), names));
+            statements.push((exported.clone(), vec![format!("{exported} as {local}")]));
+        }
+        statements.sort_by_cached_key(|(first, _)| import_key(first));
+        for (_, names) in statements {
+            planner.siblings.push((format!(".{python}"), names));
         }
     }
     for ty in model.types.iter().filter(|t| module.renders(&t.name)) {

@@ -101,33 +101,6 @@ pub(super) fn normalize(document: &Value, draft: Draft) -> Value {
     out
 }
 
-/// Keywords whose value is one subschema.
-const ONE: &[&str] = &[
-    "additionalProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "items",
-    "additionalItems",
-];
-
-/// Keywords whose value is an array of subschemas.
-const MANY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-
-/// Keywords whose value maps names to subschemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-
 /// How deep the rewrite follows nesting; deeper schemas are left for the parser's own
 /// depth limit to report.
 const MAX_DEPTH: usize = 256;
@@ -203,25 +176,7 @@ fn rewrite(schema: &mut Value, draft: Draft, depth: usize) {
             object.insert("dependentSchemas".to_owned(), Value::Object(schemas));
         }
     }
-    for key in ONE {
-        if let Some(sub) = object.get_mut(*key) {
-            rewrite(sub, draft, depth + 1);
-        }
-    }
-    for key in MANY {
-        if let Some(Value::Array(items)) = object.get_mut(*key) {
-            for sub in items {
-                rewrite(sub, draft, depth + 1);
-            }
-        }
-    }
-    for key in MAP {
-        if let Some(Value::Object(entries)) = object.get_mut(*key) {
-            for sub in entries.values_mut() {
-                rewrite(sub, draft, depth + 1);
-            }
-        }
-    }
+    super::keywords::subschemas_mut(object, |sub| rewrite(sub, draft, depth + 1));
 }
 
 #[cfg(test)]

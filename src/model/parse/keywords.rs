@@ -184,3 +184,79 @@ pub(super) fn make_nullable(shape: Shape) -> Shape {
         },
     }
 }
+
+/// Keywords whose value is one subschema (with symgen's own: the reply type of a
+/// request, the open case of a union).
+const ONE_SCHEMA: &[&str] = &[
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "items",
+    "x-symgen-reply",
+    "x-symgen-unknown",
+];
+
+/// Keywords whose value is an array of subschemas.
+const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// Keywords whose value maps names to subschemas.
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// Calls `visit` with every subschema of `schema` (at `pointer`) and its pointer.
+pub(super) fn subschemas<'v>(
+    schema: &'v Map<String, Value>,
+    pointer: &str,
+    mut visit: impl FnMut(&'v Value, String),
+) {
+    for key in ONE_SCHEMA {
+        if let Some(sub) = schema.get(*key) {
+            visit(sub, join(pointer, key));
+        }
+    }
+    for key in SCHEMA_LISTS {
+        if let Some(Value::Array(items)) = schema.get(*key) {
+            for (i, sub) in items.iter().enumerate() {
+                visit(sub, format!("{}/{i}", join(pointer, key)));
+            }
+        }
+    }
+    for key in SCHEMA_MAPS {
+        if let Some(Value::Object(entries)) = schema.get(*key) {
+            let at = join(pointer, key);
+            for (name, sub) in entries {
+                visit(sub, join(&at, name));
+            }
+        }
+    }
+}
+
+/// Calls `visit` with every subschema of `schema`, mutably (the same keywords as
+/// [`subschemas`]).
+pub(super) fn subschemas_mut(schema: &mut Map<String, Value>, mut visit: impl FnMut(&mut Value)) {
+    for (key, value) in schema.iter_mut() {
+        let key = key.as_str();
+        if ONE_SCHEMA.contains(&key) {
+            visit(value);
+        } else if SCHEMA_LISTS.contains(&key) {
+            if let Value::Array(items) = value {
+                items.iter_mut().for_each(&mut visit);
+            }
+        } else if SCHEMA_MAPS.contains(&key)
+            && let Value::Object(entries) = value
+        {
+            entries.values_mut().for_each(&mut visit);
+        }
+    }
+}

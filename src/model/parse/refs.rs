@@ -13,9 +13,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use fluent_uri::{Iri, IriRef};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::drafts;
+use super::keywords::subschemas;
 use crate::model::Error;
 
 /// How many documents one schema may pull in through `$ref`s.
@@ -438,65 +439,7 @@ fn index_ids(sources: &Sources) -> HashMap<String, PathBuf> {
         .collect()
 }
 
-/// Keywords whose value is one subschema.
-const ONE: &[&str] = &[
-    "additionalProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "items",
-    // symgen's own: the reply type of a request, the open case of a union.
-    "x-symgen-reply",
-    "x-symgen-unknown",
-];
-
-/// Keywords whose value is an array of subschemas.
-const MANY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-
-/// Keywords whose value maps names to subschemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-
 const MAX_DEPTH: usize = 256;
-
-/// Calls `visit` with every subschema of `schema` (at `pointer`) and its pointer.
-pub(super) fn subschemas<'v>(
-    schema: &'v Map<String, Value>,
-    pointer: &str,
-    mut visit: impl FnMut(&'v Value, String),
-) {
-    let child = crate::json_pointer::child;
-    for key in ONE {
-        if let Some(sub) = schema.get(*key) {
-            visit(sub, child(pointer, key));
-        }
-    }
-    for key in MANY {
-        if let Some(Value::Array(items)) = schema.get(*key) {
-            for (i, sub) in items.iter().enumerate() {
-                visit(sub, format!("{}/{i}", child(pointer, key)));
-            }
-        }
-    }
-    for key in MAP {
-        if let Some(Value::Object(entries)) = schema.get(*key) {
-            let at = child(pointer, key);
-            for (name, sub) in entries {
-                visit(sub, child(&at, name));
-            }
-        }
-    }
-}
 
 /// Every `$ref` and `$dynamicRef` below `schema`: (pointer of the keyword, reference).
 fn collect_refs(schema: &Value, pointer: &str, out: &mut Vec<(String, String)>, depth: usize) {

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::constraints::constraints_of;
+use super::keywords::subschemas;
 use super::keywords::{ANNOTATIONS, is_constraint, is_extension, props_of};
-use super::refs::subschemas;
 use crate::json_pointer::child as join;
 
 /// Validation keywords no generated type enforces, with what they mean.

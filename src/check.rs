@@ -25,42 +25,10 @@ pub fn read_text(path: &Path) -> Result<String> {
     })
 }
 
-/// Reads a regular file of at most [`MAX_FILE_BYTES`].
+/// Reads a regular file of at most [`MAX_FILE_BYTES`] (see
+/// [`crate::files::read_regular`]).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let invalid = |what: &str| {
-        Error::io(
-            path,
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, what.to_owned()),
-        )
-    };
-    // Asked before opening: opening a FIFO for reading blocks until a writer comes.
-    let before = std::fs::metadata(path).map_err(|err| Error::io(path, err))?;
-    if !before.is_file() {
-        return Err(invalid("not a regular file"));
-    }
-    let file = std::fs::File::open(path).map_err(|err| Error::io(path, err))?;
-    let meta = file.metadata().map_err(|err| Error::io(path, err))?;
-    if !meta.is_file() {
-        return Err(invalid("not a regular file"));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(invalid(&format!(
-            "larger than {} MiB",
-            MAX_FILE_BYTES >> 20
-        )));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|err| Error::io(path, err))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(invalid(&format!(
-            "larger than {} MiB",
-            MAX_FILE_BYTES >> 20
-        )));
-    }
-    Ok(bytes)
+    crate::files::read_regular(path, MAX_FILE_BYTES).map_err(|err| Error::io(path, err))
 }
 
 /// A set of generated files that must match one directory on disk.

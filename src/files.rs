@@ -47,23 +47,36 @@ pub fn inside(path: &Path, roots: &[PathBuf]) -> Option<PathBuf> {
     (within && regular).then_some(canonical)
 }
 
-/// Reads a regular file of at most [`MAX_FILE`] bytes.
-pub fn read_capped(path: &Path) -> Result<String, String> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|err| format!("cannot read: {err}"))?;
+/// Reads a regular file of at most `max` bytes. Devices, FIFOs and directories are
+/// refused before they are opened (opening a FIFO for reading blocks until a writer
+/// comes); a file that grows past `max` while it is read is refused too.
+pub fn read_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let refuse = |what: String| Error::new(ErrorKind::InvalidInput, what);
+    let too_large = || refuse(format!("larger than {} MiB", max >> 20));
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(refuse("not a regular file".to_owned()));
+    }
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
     if !meta.is_file() {
-        return Err("not a regular file".to_owned());
+        return Err(refuse("not a regular file".to_owned()));
     }
-    let file = std::fs::File::open(path).map_err(|err| format!("cannot read: {err}"))?;
-    let mut text = String::new();
-    let read = file
-        .take(MAX_FILE + 1)
-        .read_to_string(&mut text)
-        .map_err(|err| format!("cannot read: {err}"))?;
-    if read as u64 > MAX_FILE {
-        return Err(format!("larger than {MAX_FILE} bytes"));
+    if meta.len() > max {
+        return Err(too_large());
     }
-    Ok(text)
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// Reads a regular UTF-8 file of at most [`MAX_FILE`] bytes (see [`read_regular`]).
+pub fn read_capped(path: &Path) -> Result<String, String> {
+    let bytes = read_regular(path, MAX_FILE).map_err(|err| format!("cannot read: {err}"))?;
+    String::from_utf8(bytes).map_err(|_| "cannot read: not UTF-8 text".to_owned())
 }
 
 /// `$id` (as written, without a trailing empty fragment) → path, of every `*.json`

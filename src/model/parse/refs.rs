@@ -377,7 +377,8 @@ impl Resources {
             return Ok((index, String::new()));
         }
         let file = path.display().to_string();
-        let text = read_capped(path).map_err(|message| Error::new(&file, "", message))?;
+        let text =
+            crate::files::read_capped(path).map_err(|message| Error::new(&file, "", message))?;
         let value: Value = serde_json::from_str(&text)
             .map_err(|err| Error::new(&file, "", format!("invalid JSON: {err}")))?;
         let index = self.add(file, Some(path.to_owned()), value)?;
@@ -425,10 +426,6 @@ impl Resources {
 
 fn allowed(path: &Path, sources: &Sources) -> Option<PathBuf> {
     crate::files::inside(path, &sources.roots)
-}
-
-fn read_capped(path: &Path) -> Result<String, String> {
-    crate::files::read_capped(path)
 }
 
 /// `$id` (resolved) → path of every `*.json` file directly in the allowed directories.

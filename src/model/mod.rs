@@ -587,6 +587,16 @@ impl IntWidth {
             IntWidth::I8 | IntWidth::I16 | IntWidth::I32 | IntWidth::I64
         )
     }
+
+    /// The natural range of the width: `(lowest, highest)`.
+    pub fn range(self) -> (i128, i128) {
+        let bits = self.bits();
+        if self.signed() {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        }
+    }
 }
 
 /// A floating-point number type.

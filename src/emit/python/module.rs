@@ -218,15 +218,6 @@ fn width_name(width: IntWidth) -> &'static str {
     }
 }
 
-fn width_bounds(width: IntWidth) -> (i128, i128) {
-    let bits = width.bits();
-    if width.signed() {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
-    }
-}
-
 /// Whether a default value can be written as it is (`= 5`) for a field of type `ty`:
 /// scalars of scalar types. Anything else is built by a factory and validated.
 fn plain_default(value: &Value, ty: &TypeExpr, model: &Model) -> bool {
@@ -331,7 +322,7 @@ impl<'m> Planner<'m> {
 
     fn integer(&mut self, int: &IntType) -> Py {
         let width = Py::atom(self.runtime_width(int.width));
-        let (low, high) = width_bounds(int.width);
+        let (low, high) = int.width.range();
         let mut bounds = Vec::new();
         if let Some(min) = int.minimum.filter(|&m| m > low) {
             bounds.push(Py::kw("ge", Py::atom(min.to_string())));

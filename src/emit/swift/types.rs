@@ -166,21 +166,11 @@ pub fn int_type(width: IntWidth) -> &'static str {
     }
 }
 
-/// The natural range of a width.
-fn int_range(width: IntWidth) -> (i128, i128) {
-    let bits = width.bits();
-    if width.signed() {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
-    }
-}
-
 /// A Swift range expression for the bounds of `int` that its storage type does not
 /// already enforce (`1...UInt32.max`), or `None` when there are none.
 pub fn int_bounds(int: &IntType) -> Option<String> {
     let ty = int_type(int.width);
-    let (low, high) = int_range(int.width);
+    let (low, high) = int.width.range();
     let min = int.minimum.filter(|&m| m > low);
     let max = int.maximum.filter(|&m| m < high);
     match (min, max) {

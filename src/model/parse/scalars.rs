@@ -23,32 +23,18 @@ pub(super) fn to_i128(value: &Value, up: bool) -> Option<i128> {
 }
 
 pub(super) fn width_for(min: i128, max: i128) -> IntWidth {
-    const UNSIGNED: [(IntWidth, i128); 4] = [
-        (IntWidth::U8, u8::MAX as i128),
-        (IntWidth::U16, u16::MAX as i128),
-        (IntWidth::U32, u32::MAX as i128),
-        (IntWidth::U64, u64::MAX as i128),
-    ];
-    const SIGNED: [(IntWidth, i128, i128); 4] = [
-        (IntWidth::I8, i8::MIN as i128, i8::MAX as i128),
-        (IntWidth::I16, i16::MIN as i128, i16::MAX as i128),
-        (IntWidth::I32, i32::MIN as i128, i32::MAX as i128),
-        (IntWidth::I64, i64::MIN as i128, i64::MAX as i128),
-    ];
-    if min >= 0 {
-        for (width, top) in UNSIGNED {
-            if max <= top {
-                return width;
-            }
-        }
+    let candidates = if min >= 0 {
+        [IntWidth::U8, IntWidth::U16, IntWidth::U32, IntWidth::U64]
     } else {
-        for (width, low, top) in SIGNED {
-            if min >= low && max <= top {
-                return width;
-            }
-        }
-    }
-    IntWidth::I64
+        [IntWidth::I8, IntWidth::I16, IntWidth::I32, IntWidth::I64]
+    };
+    candidates
+        .into_iter()
+        .find(|width| {
+            let (low, high) = width.range();
+            min >= low && max <= high
+        })
+        .unwrap_or(IntWidth::I64)
 }
 
 impl Parser<'_> {

@@ -29,11 +29,17 @@ pub(super) fn finish(model: &mut Model) {
         .collect();
 }
 
+/// The model's type names, as a scope new hoisted types get fresh names in.
+fn taken_names(model: &Model) -> crate::emit::names::UniqueNames {
+    let names: Vec<&str> = model.types.iter().map(|t| t.name.as_str()).collect();
+    crate::emit::names::UniqueNames::with_reserved(&names)
+}
+
 /// The inline object alternatives of untagged and externally tagged unions become named
 /// records (a variant that is a record), so every generator treats them as objects
 /// (open ones, below, keep their other keys).
 fn hoist_untagged_field_variants(model: &mut Model) {
-    let mut taken: HashSet<String> = model.types.iter().map(|t| t.name.clone()).collect();
+    let mut taken = taken_names(model);
     let mut added = Vec::new();
     for named in &mut model.types {
         let TypeKind::Union(union) = &mut named.kind else {
@@ -46,13 +52,7 @@ fn hoist_untagged_field_variants(model: &mut Model) {
             let Payload::Fields(fields) = &mut variant.payload else {
                 continue;
             };
-            let base = format!("{}{}", named.name, pascal_case(&variant.name));
-            let mut name = base.clone();
-            let mut n = 2;
-            while !taken.insert(name.clone()) {
-                name = format!("{base}{n}");
-                n += 1;
-            }
+            let name = taken.claim(format!("{}{}", named.name, pascal_case(&variant.name)));
             added.push(NamedType {
                 name: name.clone(),
                 pointer: variant.pointer.clone(),
@@ -147,7 +147,7 @@ fn drop_bad_defaults(model: &mut Model) {
 }
 
 fn push_down_shared_fields(model: &mut Model) {
-    let mut taken: HashSet<String> = model.types.iter().map(|t| t.name.clone()).collect();
+    let mut taken = taken_names(model);
     let mut added: Vec<NamedType> = Vec::new();
     let mut warnings = Vec::new();
     let snapshot = model.clone();
@@ -173,13 +173,8 @@ fn push_down_shared_fields(model: &mut Model) {
                         Some(TypeKind::Record(record)) => {
                             let mut fields = shared.clone();
                             objects::merge_fields(&mut fields, record.fields.clone());
-                            let mut name = format!("{}{}", named.name, pascal_case(&variant.name));
-                            let base = name.clone();
-                            let mut n = 2;
-                            while !taken.insert(name.clone()) {
-                                name = format!("{base}{n}");
-                                n += 1;
-                            }
+                            let name = taken
+                                .claim(format!("{}{}", named.name, pascal_case(&variant.name)));
                             added.push(NamedType {
                                 name: name.clone(),
                                 pointer: variant.pointer.clone(),

@@ -287,6 +287,12 @@ impl Cli {
     /// Every output set of a project: the schemas (when protocols are registered) and
     /// one package per language.
     pub fn project_outputs(&self, project: &Project) -> Result<Vec<OutputSet>> {
+        let modules = self.project_modules(project)?;
+        self.outputs_from(project, &modules)
+    }
+
+    /// [`Self::project_outputs`] for modules already loaded.
+    fn outputs_from(&self, project: &Project, modules: &[Module]) -> Result<Vec<OutputSet>> {
         let mut sets = Vec::new();
         if !self.protocols.is_empty() {
             sets.push(self.schema_set(
@@ -294,8 +300,7 @@ impl Cli {
                 project.schema_dir.clone(),
             )?);
         }
-        let modules = self.project_modules(project)?;
-        sets.extend(self.outputs_of(project, &modules)?);
+        sets.extend(self.outputs_of(project, modules)?);
         Ok(sets)
     }
 
@@ -325,14 +330,7 @@ impl Cli {
     fn generate(&self, project: Project, deny: bool) -> Result<ExitCode> {
         let modules = self.project_modules(&project)?;
         report_warnings(&modules, deny)?;
-        let mut sets = Vec::new();
-        if !self.protocols.is_empty() {
-            sets.push(self.schema_set(
-                project.path(&project.schema_dir),
-                project.schema_dir.clone(),
-            )?);
-        }
-        sets.extend(self.outputs_of(&project, &modules)?);
+        let sets = self.outputs_from(&project, &modules)?;
         let mut changed = 0;
         for set in sets {
             let count = write_set(&set, true)?.len();

@@ -168,19 +168,6 @@ impl Module {
         &self.links.imports
     }
 
-    /// The module the model type `name` is imported from, when it is.
-    pub fn home(&self, name: &str) -> Option<&Import> {
-        self.links.imports.iter().find(|i| i.name == name)
-    }
-
-    /// The stems of the modules this one imports from, sorted.
-    pub fn dependencies(&self) -> Vec<&str> {
-        self.imports_by_module()
-            .into_iter()
-            .map(|(stem, _)| stem)
-            .collect()
-    }
-
     /// [`Self::imports`] grouped by home module (module stem, its imports), sorted.
     pub fn imports_by_module(&self) -> Vec<(&str, Vec<&Import>)> {
         let mut groups: Vec<(&str, Vec<&Import>)> = Vec::new();

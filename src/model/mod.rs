@@ -161,7 +161,7 @@ pub enum Origin {
     /// A schema of another document, named by a `$ref`: at `pointer` of the document
     /// messages call `file` (the caller's name for it when it is one of its inputs).
     /// A package generated from both documents renders it once, in the module of
-    /// `file` (see [`crate::emit::Module::home`]).
+    /// `file` (see [`crate::emit::Module::imports`]).
     Document {
         /// The document, as the caller named it.
         file: String,

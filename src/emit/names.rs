@@ -38,6 +38,29 @@ impl UniqueNames {
     }
 }
 
+/// Checks a module name given in `symgen.toml`: ASCII letters, digits and `_`, not
+/// starting with a digit, and not a keyword of `language` (named in the message).
+pub fn check_module_name(
+    name: &str,
+    language: &str,
+    is_keyword: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    let mut bytes = name.bytes();
+    let ok = bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !is_keyword(name);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` is not a {language} module name (ASCII letters, digits and `_`, not starting with a digit, not a keyword)",
+            name.escape_default()
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::UniqueNames;

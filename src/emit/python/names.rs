@@ -185,20 +185,7 @@ pub type Scope = crate::emit::names::UniqueNames;
 
 /// Checks `[python] module`: an ASCII identifier that is not a keyword.
 pub fn check_module(name: &str) -> Result<(), String> {
-    let mut bytes = name.bytes();
-    let ok = bytes
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        && !is_keyword(name);
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{}` is not a Python module name (ASCII letters, digits and `_`, not starting with a digit, not a keyword)",
-            name.escape_default()
-        ))
-    }
+    crate::emit::names::check_module_name(name, "Python", is_keyword)
 }
 
 /// Checks `[python] package`: a distribution name as the Python packaging

@@ -181,20 +181,7 @@ pub type Scope = crate::emit::names::UniqueNames;
 /// Checks a name given for a package, module or target: an ASCII Swift identifier that
 /// is not a keyword (SwiftPM names become module names, which `import` spells bare).
 pub fn check_module_name(name: &str) -> Result<(), String> {
-    let mut bytes = name.bytes();
-    let ok = bytes
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        && !KEYWORDS.contains(&name);
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{}` is not a Swift module name (ASCII letters, digits and `_`, not starting with a digit, not a keyword)",
-            name.escape_default()
-        ))
-    }
+    crate::emit::names::check_module_name(name, "Swift", |n| KEYWORDS.contains(&n))
 }
 
 #[cfg(test)]

@@ -5,23 +5,15 @@
 
 use std::path::{Path, PathBuf};
 
-use symgen::emit::{self, Backend, Input, python};
+use crate::support::render_files;
+use symgen::emit::{self, python};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn render(paths: &[PathBuf], options: &toml::Table) -> Result<Vec<(String, String)>, String> {
-    let modules = emit::load_modules(paths).map_err(|err| err.to_string())?;
-    let input = Input {
-        modules: &modules,
-        options,
-        vectors: Some("../../tests/vectors"),
-    };
-    python::Python
-        .render(&input)
-        .map(|files| files.into_iter().map(|f| (f.path, f.contents)).collect())
-        .map_err(|err| err.to_string())
+    render_files(&python::Python, paths, options, Some("../../tests/vectors"))
 }
 
 fn all_schemas() -> Vec<PathBuf> {

@@ -7,7 +7,8 @@ use crate::support::cli;
 
 use std::path::{Path, PathBuf};
 
-use symgen::emit::{self, Backend, Input, swift};
+use crate::support::render_files;
+use symgen::emit::{self, swift};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,18 +33,13 @@ fn options() -> toml::Table {
 }
 
 fn render(paths: &[PathBuf]) -> Vec<(String, String)> {
-    let modules = emit::load_modules(paths).unwrap_or_else(|err| panic!("{err}"));
-    let input = Input {
-        modules: &modules,
-        options: &options(),
-        vectors: Some("../../tests/vectors"),
-    };
-    swift::Swift
-        .render(&input)
-        .unwrap_or_else(|err| panic!("{err}"))
-        .into_iter()
-        .map(|file| (file.path, file.contents))
-        .collect()
+    render_files(
+        &swift::Swift,
+        paths,
+        &options(),
+        Some("../../tests/vectors"),
+    )
+    .unwrap_or_else(|err| panic!("{err}"))
 }
 
 #[test]

@@ -7,7 +7,8 @@ use crate::support::cli;
 
 use std::path::{Path, PathBuf};
 
-use symgen::emit::{self, Backend, Input, typescript};
+use crate::support::render_files;
+use symgen::emit::{self, typescript};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -18,19 +19,9 @@ fn fixtures() -> Vec<PathBuf> {
 }
 
 fn render(paths: &[PathBuf]) -> Vec<(String, String)> {
-    let modules = emit::load_modules(paths).unwrap_or_else(|err| panic!("{err}"));
     let options = toml::toml! { package = "symgen-protocols" };
-    let input = Input {
-        modules: &modules,
-        options: &options,
-        vectors: None,
-    };
-    typescript::TypeScript
-        .render(&input)
+    render_files(&typescript::TypeScript, paths, &options, None)
         .unwrap_or_else(|err| panic!("{err}"))
-        .into_iter()
-        .map(|file| (file.path, file.contents))
-        .collect()
 }
 
 #[test]

@@ -8,3 +8,27 @@ pub mod vectors;
 
 #[path = "../../../benches/support/mod.rs"]
 pub mod bench;
+
+use std::path::PathBuf;
+
+use symgen::emit::{self, Backend, Input};
+
+/// The files `backend` renders for the schema files `paths` with `options` (and the
+/// vector directory `vectors`), as `(path, contents)`; errors as text.
+pub fn render_files(
+    backend: &dyn Backend,
+    paths: &[PathBuf],
+    options: &toml::Table,
+    vectors: Option<&str>,
+) -> Result<Vec<(String, String)>, String> {
+    let modules = emit::load_modules(paths).map_err(|err| err.to_string())?;
+    let input = Input {
+        modules: &modules,
+        options,
+        vectors,
+    };
+    backend
+        .render(&input)
+        .map(|files| files.into_iter().map(|f| (f.path, f.contents)).collect())
+        .map_err(|err| err.to_string())
+}

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use symgen_wire::Protocol;
 use symgen_wire::schema::{add_constraint, at_least_one_of};
-use symgen_wire::{Empty, Reply, decode_buffered, describe_json_type};
+use symgen_wire::{Empty, RawJson, Reply, decode_buffered, describe_json_type};
 
 symgen_wire::const_str! {
     /// The JSON-RPC version marker; exactly `"2.0"`.
@@ -404,16 +404,20 @@ impl Serialize for ActiveFileResult {
 impl<'de> Deserialize<'de> for ActiveFileResult {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let object = serde_json::Map::<String, Value>::deserialize(deserializer)?;
-        match object.get("active") {
+        /// The key that decides the variant; the others are read once it is known.
+        #[derive(Deserialize)]
+        struct Head {
+            active: Option<Value>,
+        }
+        let object = Box::<serde_json::value::RawValue>::deserialize(deserializer)?;
+        let head: Head = decode_buffered("", object.get())?;
+        match head.active {
             Some(Value::Bool(false)) => Ok(Self::Inactive),
-            Some(Value::Bool(true)) => {
-                decode_buffered("", &Value::Object(object)).map(Self::Active)
-            }
+            Some(Value::Bool(true)) => decode_buffered("", object.get()).map(Self::Active),
             None | Some(Value::Null) => Err(D::Error::missing_field("active")),
             Some(other) => Err(D::Error::custom(format_args!(
                 "active: invalid type: {}, expected a boolean",
-                describe_json_type(other)
+                describe_json_type(&other)
             ))),
         }
     }
@@ -533,7 +537,7 @@ pub struct JsonRpcError {
 /// A successful JSON-RPC response; `result` is typed by the request's method.
 // `result` is kept as its JSON text, checked for syntax but not parsed into a
 // `serde_json::Value`: its type depends on the request's method, so the receiver decodes
-// it once it knows that (`serde_json::from_str::<FileDiagnostics>(success.result.get())`),
+// it once it knows that (`success.result.parse::<FileDiagnostics>()`),
 // and a decode that only judges a line (the validator) builds nothing for it.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct JsonRpcSuccess {
@@ -542,8 +546,7 @@ pub struct JsonRpcSuccess {
     /// The id of the request answered.
     pub id: RequestId,
     /// The method-specific result.
-    #[schemars(with = "Value")]
-    pub result: Box<serde_json::value::RawValue>,
+    pub result: RawJson,
 }
 
 /// A JSON-RPC error response. `id` is `null` when the request could not be parsed
@@ -638,8 +641,8 @@ impl<'de> serde::de::Visitor<'de> for ResponseVisitor {
         let mut jsonrpc: Option<JsonRpcVersion> = None;
         // `Some(None)`: present and `null`.
         let mut id: Option<Option<RequestId>> = None;
-        let mut result: Option<Box<serde_json::value::RawValue>> = None;
-        let mut error: Option<Value> = None;
+        let mut result: Option<RawJson> = None;
+        let mut error: Option<Box<serde_json::value::RawValue>> = None;
         while let Some(key) = map.next_key::<ResponseKey>()? {
             match key {
                 ResponseKey::Jsonrpc if jsonrpc.is_none() => jsonrpc = Some(map.next_value()?),
@@ -658,8 +661,8 @@ impl<'de> serde::de::Visitor<'de> for ResponseVisitor {
         let jsonrpc = jsonrpc.ok_or_else(|| A::Error::missing_field("jsonrpc"))?;
         // An error response when `error` is given (not `null`); on failure the line may
         // still be a success, which ignores `error` like any other key.
-        let claimed_error = match error.filter(|e| !e.is_null()) {
-            Some(error) => Some(match (&id, decode_buffered("error", &error)) {
+        let claimed_error = match error.filter(|e| e.get() != "null") {
+            Some(error) => Some(match (&id, decode_buffered("error", error.get())) {
                 (Some(id), Ok(error)) => {
                     return Ok(JsonRpcResponse::Error(JsonRpcErrorResponse {
                         jsonrpc,

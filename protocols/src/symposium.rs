@@ -9,7 +9,6 @@ use std::num::NonZeroU32;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::dialectic::PresentReviewParams;
 use crate::taskspace_state::{TaskspaceStateRequest, TaskspaceStateResponse};
@@ -427,11 +426,12 @@ struct CompleteReviewWire {
 
 impl<'de> Deserialize<'de> for UserFeedback {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let object = Value::Object(serde_json::Map::deserialize(deserializer)?);
-        let head: UserFeedbackHead = decode_buffered("", &object)?;
+        let object = Box::<serde_json::value::RawValue>::deserialize(deserializer)?;
+        let object = object.get();
+        let head: UserFeedbackHead = decode_buffered("", object)?;
         let kind = match head.feedback_type {
             FeedbackType::Comment => {
-                let wire: CommentWire = decode_buffered("", &object)?;
+                let wire: CommentWire = decode_buffered("", object)?;
                 FeedbackKind::Comment {
                     comment_text: wire.comment_text,
                     file_path: wire.file_path,
@@ -440,7 +440,7 @@ impl<'de> Deserialize<'de> for UserFeedback {
                 }
             }
             FeedbackType::CompleteReview => {
-                let wire: CompleteReviewWire = decode_buffered("", &object)?;
+                let wire: CompleteReviewWire = decode_buffered("", object)?;
                 FeedbackKind::CompleteReview {
                     completion_action: wire.completion_action,
                     additional_notes: wire.additional_notes,

@@ -3,12 +3,14 @@
 //! schema), the tag of each root union, and reply schemas on demand.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use jsonschema::Validator as Engine;
 use serde_json::{Map, Value};
 
 use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
+use super::faults::{self, Fault};
 use super::report::Violation;
 use super::retrieve::LocalRetriever;
 use crate::{Error, Result};
@@ -48,6 +50,10 @@ pub struct CompiledRoot {
     pub union: Option<Discriminator>,
     /// The content key when the root is a symgen envelope (`payload`, `params`).
     pub content_key: Option<String>,
+    /// The schema `engine` was built from.
+    source: Value,
+    /// Built from [`faults::visible`] of `source` when a message with faults comes.
+    visible: OnceLock<Option<Engine>>,
 }
 
 impl CompiledRoot {
@@ -173,6 +179,8 @@ impl CompiledSchema {
                 union: union_of(&document, &document),
                 content_key: None,
                 name,
+                source: document.clone(),
+                visible: OnceLock::new(),
             });
         } else {
             for name in declared {
@@ -187,11 +195,14 @@ impl CompiledSchema {
                     .pointer("/x-symgen-envelope/content")
                     .and_then(Value::as_str)
                     .map(str::to_owned);
+                let source = rooted_at(&document, &pointer);
                 roots.push(CompiledRoot {
-                    engine: build(&options, &rooted_at(&document, &pointer))?,
+                    engine: build(&options, &source)?,
                     union: union_of(&document, node),
                     content_key,
                     name,
+                    source,
+                    visible: OnceLock::new(),
                 });
             }
         }
@@ -227,6 +238,67 @@ impl CompiledSchema {
             }
         }
         violations
+    }
+
+    /// The faults of a message root `index` accepted that sit where the message is
+    /// decoded (see [`faults`]). When that cannot be told, every fault counts.
+    ///
+    /// A message with a tag the root does not know (`unknown`) is kept raw so that it can
+    /// be forwarded (R4): its content, for an envelope; the whole object, for an
+    /// internally tagged union. Faults there count too.
+    pub fn kept_faults(
+        &self,
+        index: usize,
+        text: &str,
+        value: &Value,
+        found: &[Fault],
+        unknown: bool,
+    ) -> Vec<Violation> {
+        let root = &self.roots[index];
+        let (raw, found): (Vec<Fault>, Vec<Fault>) = found.iter().cloned().partition(|fault| {
+            unknown
+                && match &root.content_key {
+                    Some(key) => {
+                        let content = crate::json_pointer::child("", key);
+                        fault.pointer == content
+                            || fault.pointer.starts_with(&format!("{content}/"))
+                    }
+                    None => true,
+                }
+        });
+        let mut violations: Vec<Violation> = raw
+            .iter()
+            .map(|fault| faults::violation(text, fault))
+            .collect();
+        violations.extend(self.decoded_faults(root, text, value, &found));
+        violations.sort_by_key(|v| v.position);
+        violations
+    }
+
+    fn decoded_faults(
+        &self,
+        root: &CompiledRoot,
+        text: &str,
+        value: &Value,
+        found: &[Fault],
+    ) -> Vec<Violation> {
+        if found.is_empty() {
+            return Vec::new();
+        }
+        let engine = root
+            .visible
+            .get_or_init(|| build(&self.options, &faults::visible(&root.source)).ok());
+        let evaluation = engine.as_ref().map(|engine| engine.evaluate(value));
+        match evaluation
+            .filter(|evaluation| evaluation.flag().valid)
+            .and_then(|evaluation| serde_json::to_value(evaluation.hierarchical()).ok())
+        {
+            Some(output) => faults::kept(text, value, found, &output),
+            None => found
+                .iter()
+                .map(|fault| faults::violation(text, fault))
+                .collect(),
+        }
     }
 
     fn raw_violations(&self, index: usize, value: &Value) -> Vec<Violation> {

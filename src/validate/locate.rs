@@ -123,7 +123,7 @@ pub fn locate(text: &str, pointer: &str) -> Position {
     position_of(text, offset_of(text, pointer))
 }
 
-fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
+pub(super) fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
     while matches!(bytes.get(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         pos += 1;
     }
@@ -144,7 +144,7 @@ fn skip_string(bytes: &[u8], mut pos: usize) -> usize {
 }
 
 /// `pos` is at an opening quote; the offset just past the closing quote, if there is one.
-fn string_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
+pub(super) fn string_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
     pos += 1;
     while let Some(&b) = bytes.get(pos) {
         match b {
@@ -157,7 +157,7 @@ fn string_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
 }
 
 /// `pos` is at the start of a value; returns the offset just past it.
-fn skip_value(bytes: &[u8], pos: usize) -> usize {
+pub(super) fn skip_value(bytes: &[u8], pos: usize) -> usize {
     match bytes.get(pos) {
         Some(b'"') => skip_string(bytes, pos),
         Some(b'{' | b'[') => {

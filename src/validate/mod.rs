@@ -44,6 +44,7 @@ pub mod command;
 mod compiled;
 mod discriminator;
 mod explain;
+mod faults;
 mod locate;
 mod output;
 mod report;

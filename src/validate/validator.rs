@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::explain::child;
+use super::faults::{self, Fault};
 use super::locate::{Peek, locate, peek_with};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind};
 use super::text::{
@@ -372,11 +373,17 @@ impl Validator {
         if let Some(violation) = emptiness(text) {
             return Report::invalid(None, None, vec![violation]);
         }
-        let value: Value = match serde_json::from_str(text) {
-            Ok(value) => value,
-            Err(err) => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
+        let (value, found) = match serde_json::from_str(text) {
+            Ok(value) => (value, Vec::new()),
+            Err(err) => match faults::is_value_fault(&err).then(|| faults::parse(text)) {
+                Some(Some(read)) => read,
+                _ => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
+            },
         };
         let mut report = self.judge(&value, only, serde, Some(text));
+        if !found.is_empty() {
+            report = self.judge_faults(report, text, &value, &found);
+        }
         for violation in &mut report.violations {
             if violation.position.is_none() {
                 violation.position = Some(locate(text, &violation.pointer));
@@ -384,6 +391,32 @@ impl Validator {
         }
         report.violations.sort_by_key(|v| v.position);
         report
+    }
+
+    /// The report on a message some of whose values are faults (see [`faults`]), judged
+    /// with stand-ins. Where the schema accepts the stand-ins, the faults the root decodes
+    /// are the violations, as serde would find them (none: the report stands). Otherwise
+    /// the schema's violations stand, each one at a faulty value replaced by what is
+    /// wrong with the value itself.
+    fn judge_faults(&self, report: Report, text: &str, value: &Value, found: &[Fault]) -> Report {
+        let index = report
+            .root
+            .as_deref()
+            .and_then(|name| self.schema.root_index(name));
+        let Some(index) = index.filter(|&index| {
+            report.is_accepted() || self.schema.violations(index, value).is_empty()
+        }) else {
+            let mut report = report;
+            faults::substitute(text, &mut report.violations, found);
+            return report;
+        };
+        let unknown = report.outcome == Outcome::Unknown;
+        let violations = self.schema.kept_faults(index, text, value, found, unknown);
+        if violations.is_empty() {
+            report
+        } else {
+            Report::invalid(report.root, report.message_type, violations)
+        }
     }
 
     fn value(&self, value: &Value, only: Option<usize>) -> Report {

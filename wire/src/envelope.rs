@@ -167,8 +167,9 @@ macro_rules! envelope {
                     {
                         let mut tag: Option<String> = None;
                         let mut body: Option<$body> = None;
-                        let mut buffered: Option<$crate::__private::serde_json::Value> =
-                            None;
+                        let mut buffered: Option<
+                            Box<$crate::__private::serde_json::value::RawValue>,
+                        > = None;
                         let mut content_seen = false;
                         $( let mut $field: Option<$fty> = None; )*
                         while let Some(key) = map.next_key::<__Field>()? {
@@ -350,25 +351,30 @@ macro_rules! __tagged_body {
             fn from_buffered<E>(
                 tag: String,
                 content_seen: bool,
-                content: Option<$crate::__private::serde_json::Value>,
+                content: Option<Box<$crate::__private::serde_json::value::RawValue>>,
             ) -> ::core::result::Result<Self, E>
             where
                 E: $crate::__private::serde::de::Error,
             {
-                use $crate::__private::serde_json::Value;
                 match tag.as_str() {
                     $(
                         $vtag $(| $valias)* => {
-                            let content = match content {
-                                None | Some(Value::Null) => Value::Object(Default::default()),
-                                Some(content) => content,
+                            let text = match &content {
+                                Some(content) if content.get() != "null" => content.get(),
+                                _ => "{}",
                             };
-                            $crate::decode_buffered($content_key, &content).map(Self::$variant)
+                            $crate::decode_buffered($content_key, text).map(Self::$variant)
                         }
                     )*
                     _ => Ok(Self::Unknown($crate::UnknownPayload {
                         tag,
-                        content: if content_seen { content } else { None },
+                        content: match content.filter(|_| content_seen) {
+                            Some(content) => Some(
+                                $crate::__private::serde_json::from_str(content.get())
+                                    .map_err(E::custom)?,
+                            ),
+                            None => None,
+                        },
                     })),
                 }
             }
@@ -388,11 +394,11 @@ pub trait TaggedBody: Sized {
     fn deserialize_content<'de, D>(tag: &str, deserializer: D) -> Result<Self, D::Error>
     where
         D: serde::Deserializer<'de>;
-    /// Decodes a body whose content was buffered because the tag came after it.
+    /// Decodes a body whose content was buffered (as text) because the tag came after it.
     fn from_buffered<E>(
         tag: String,
         content_seen: bool,
-        content: Option<serde_json::Value>,
+        content: Option<Box<serde_json::value::RawValue>>,
     ) -> Result<Self, E>
     where
         E: serde::de::Error;

@@ -111,23 +111,29 @@ macro_rules! internally_tagged_union {
             {
                 use $crate::__private::serde::de::{self, Error as _};
                 use $crate::__private::serde_json::{Map, Value};
-                /// Decodes a buffered object (its tag was not the first key).
-                fn from_object<E: de::Error>(
-                    object: Map<String, Value>,
+                /// Decodes a buffered object (its tag was not the first key), given as
+                /// its entries.
+                fn from_entries<E: de::Error>(
+                    entries: Vec<(String, Box<$crate::__private::serde_json::value::RawValue>)>,
                 ) -> ::core::result::Result<$name, E> {
-                    let tag = match object.get($tag_key) {
-                        Some(Value::String(tag)) => tag.clone(),
-                        Some(other) => return Err($crate::__private::bad_tag::<E>($tag_key, other)),
+                    let text = $crate::object_text(&entries);
+                    let tag = match entries.iter().rev().find(|(key, _)| key == $tag_key) {
+                        Some((_, raw)) => match $crate::__private::serde_json::from_str::<Value>(raw.get()) {
+                            Ok(Value::String(tag)) => tag,
+                            Ok(other) => return Err($crate::__private::bad_tag::<E>($tag_key, &other)),
+                            Err(err) => return Err(E::custom(format_args!("{}: {err}", $tag_key))),
+                        },
                         None => return Err(E::missing_field($tag_key)),
                     };
                     match tag.as_str() {
                         $(
                             $vtag $(| $valias)* => {
-                                $crate::decode_buffered("", &Value::Object(object))
-                                    .map($name::$variant)
+                                $crate::decode_buffered("", &text).map($name::$variant)
                             }
                         )*
-                        _ => Ok($name::Unknown(object)),
+                        _ => $crate::__private::serde_json::from_str(&text)
+                            .map($name::Unknown)
+                            .map_err(E::custom),
                     }
                 }
                 struct __Visitor;
@@ -144,13 +150,14 @@ macro_rules! internally_tagged_union {
                             return Err(A::Error::missing_field($tag_key));
                         };
                         if first != $tag_key {
-                            // The tag is not first: buffer the object, then dispatch.
-                            let mut object = Map::new();
-                            object.insert(first, map.next_value::<Value>()?);
-                            while let Some((key, value)) = map.next_entry::<String, Value>()? {
-                                object.insert(key, value);
+                            // The tag is not first: buffer the object as text, then
+                            // dispatch.
+                            use $crate::__private::serde_json::value::RawValue;
+                            let mut entries = vec![(first, map.next_value::<Box<RawValue>>()?)];
+                            while let Some(entry) = map.next_entry::<String, Box<RawValue>>()? {
+                                entries.push(entry);
                             }
-                            return from_object(object);
+                            return from_entries(entries);
                         }
                         // The tag comes first (the common case): stream the rest of the
                         // object straight into the payload type.

@@ -42,7 +42,7 @@ pub use raw::RawJson;
 pub use strict::{Strict, from_str};
 pub use support::{
     Empty, IsReply, NoReply, Reply, UnknownPayload, decode_buffered, describe_json_type,
-    null_as_default, wrap_path_error,
+    null_as_default, object_text,
 };
 
 /// Support for the macros' expansions. Not public API: nothing here is covered by

@@ -101,37 +101,50 @@ where
     deserializer.deserialize_option(OptionVisitor(std::marker::PhantomData))
 }
 
-/// Deserializes `T` from a borrowed buffered JSON value: decodes directly (no copy, no
-/// path tracking) and only on failure decodes again through [`wrap_path_error`] to
-/// produce an error that names the offending field.
-pub fn decode_buffered<T, E>(prefix: &str, value: &Value) -> Result<T, E>
+/// Deserializes `T` from buffered JSON text (a message part read ahead as
+/// [`RawValue`](serde_json::value::RawValue) because its type was not known yet), the
+/// way it would have been decoded in place: what `T` does not declare is skipped, so
+/// buffering never makes a decode stricter. Decodes directly, and only on failure again
+/// with path tracking, so that the error names the offending field (joined to
+/// `prefix`).
+pub fn decode_buffered<T, E>(prefix: &str, text: &str) -> Result<T, E>
 where
     T: serde::de::DeserializeOwned,
     E: serde::de::Error,
 {
-    match T::deserialize(crate::Strict(value)) {
-        Ok(decoded) => Ok(decoded),
-        Err(_) => wrap_path_error(prefix, value.clone()),
+    if let Ok(decoded) = crate::from_str(text) {
+        return Ok(decoded);
     }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let err = match serde_path_to_error::deserialize::<_, T>(crate::Strict(&mut de)) {
+        Ok(_) => match de.end() {
+            Ok(()) => return Err(E::custom("undecodable buffered value")),
+            Err(err) => return Err(E::custom(err)),
+        },
+        Err(err) => err,
+    };
+    let path = err.path().to_string();
+    Err(match (prefix.is_empty(), path == ".") {
+        (true, true) => E::custom(err.inner()),
+        (true, false) => E::custom(format_args!("{path}: {}", err.inner())),
+        (false, true) => E::custom(format_args!("{prefix}: {}", err.inner())),
+        (false, false) => E::custom(format_args!("{prefix}.{path}: {}", err.inner())),
+    })
 }
 
-/// Deserializes `T` from a buffered JSON value. Errors are prefixed with the path of
-/// the offending field inside that value (joined to `prefix`), so they name the field
-/// even though the value was buffered.
-pub fn wrap_path_error<T, E>(prefix: &str, value: Value) -> Result<T, E>
-where
-    T: serde::de::DeserializeOwned,
-    E: serde::de::Error,
-{
-    serde_path_to_error::deserialize::<_, T>(crate::Strict(value)).map_err(|err| {
-        let path = err.path().to_string();
-        match (prefix.is_empty(), path == ".") {
-            (true, true) => E::custom(err.inner()),
-            (true, false) => E::custom(format_args!("{path}: {}", err.inner())),
-            (false, true) => E::custom(format_args!("{prefix}: {}", err.inner())),
-            (false, false) => E::custom(format_args!("{prefix}.{path}: {}", err.inner())),
+/// The JSON text of an object buffered as its entries, in order.
+pub fn object_text(entries: &[(String, Box<serde_json::value::RawValue>)]) -> String {
+    let mut text = String::from("{");
+    for (index, (key, value)) in entries.iter().enumerate() {
+        if index > 0 {
+            text.push(',');
         }
-    })
+        text.push_str(&serde_json::to_string(key).unwrap_or_default());
+        text.push(':');
+        text.push_str(value.get());
+    }
+    text.push('}');
+    text
 }
 
 /// Implemented by the open unions the macros generate (an envelope struct, an internally

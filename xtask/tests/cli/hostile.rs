@@ -56,19 +56,39 @@ fn ten_thousand_levels_of_nesting() {
             );
         }
     }
-    // Inside a typed field the limit is what rejects it.
+    // Inside a string field, the field's type rejects it first (serde stops at the
+    // `[`); inside a free-form field (P1 `response.data`), the limit does.
     let report = p1().validate_str(&inside);
+    assert_eq!(report.violations[0].kind, ViolationKind::WrongType);
+    let data = format!(
+        r#"{{"type":"response","id":"1",{SENDER},"payload":{{"success":true,"data":{deep}}}}}"#
+    );
+    let report = p1().validate_str(&data);
     assert_eq!(report.violations[0].kind, ViolationKind::TooDeep);
     assert_eq!(
         report.violations[0].message,
         format!("nested deeper than {MAX_DEPTH} levels")
     );
 
-    // P5's `result` is kept as JSON text, never built, so like a key the protocol
-    // ignores (R2) it is skipped without recursion and its depth is no limit.
-    let p5 = Validator::for_protocol(&symgen_protocols::find("ck3lens").unwrap()).unwrap();
-    let text = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{deep}}}"#);
-    assert_eq!(p5.validate_str(&text).outcome, Outcome::Valid);
+    // P5's `result` is kept as JSON text, but checked as `serde_json::Value` would read
+    // it, so the limit holds there too; a key the protocol ignores (R2) is skipped
+    // without recursion and its depth is no limit. Both paths say so.
+    let p5 = || Validator::for_protocol(&symgen_protocols::find("ck3lens").unwrap()).unwrap();
+    let kept = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{deep}}}"#);
+    let ignored = format!(r#"{{"jsonrpc":"2.0","id":1,"result":1,"extra":{deep}}}"#);
+    for validator in [p5(), p5().schema_only()] {
+        let report = validator.validate_str(&kept);
+        assert_eq!(report.violations[0].kind, ViolationKind::TooDeep);
+        assert_eq!(validator.validate_str(&ignored).outcome, Outcome::Valid);
+    }
+    for validator in [p1(), p1().schema_only()] {
+        let text = log(&format!(r#""x","extra":{deep}"#));
+        assert_eq!(
+            validator.validate_str(&text).outcome,
+            Outcome::Valid,
+            "{text}"
+        );
+    }
 
     // A parsed value of any depth is measured iteratively, never walked recursively.
     let mut value = Value::Null;
@@ -91,7 +111,7 @@ fn ten_thousand_levels_of_nesting() {
         value = items.pop().unwrap_or(Value::Null);
     }
 
-    let (code, out) = validate_file(format!("{inside}\n").as_bytes(), &[]);
+    let (code, out) = validate_file(format!("{data}\n").as_bytes(), &[]);
     assert_eq!(code, Some(1));
     assert!(
         out.contains(":1:") && out.contains("nested deeper than 128 levels"),
@@ -224,14 +244,16 @@ fn numbers_beyond_u64_and_beyond_f64() {
             "{n}: {v:?}"
         );
     }
-    // Beyond what f64 holds: the parser rejects it.
-    let report = p1().validate_str(&pid("1e400"));
-    assert_eq!(report.violations[0].kind, ViolationKind::OutOfRange);
-    assert!(
-        report.violations[0]
-            .message
-            .starts_with("number out of range")
-    );
+    // Beyond what f64 holds: the parser rejects it, at the field, on both paths.
+    for validator in [p1(), p1().schema_only()] {
+        let report = validator.validate_str(&pid("1e400"));
+        let v = &report.violations[0];
+        assert_eq!(
+            (v.kind, v.pointer.as_str()),
+            (ViolationKind::OutOfRange, "/sender/shellPid")
+        );
+        assert!(v.message.starts_with("number out of range"), "{v:?}");
+    }
     // An integer written with a fraction: JSON Schema's data model calls 1.0 an integer,
     // serde does not; the typed verdict stands and says why.
     let report = p1().validate_str(&pid("7.0"));

@@ -1,0 +1,563 @@
+//! Values JSON's grammar allows but a decoder may not take: numbers beyond what a 64-bit
+//! float holds (`1e400`), strings with a lone surrogate escape (`"\ud800"`) and nesting
+//! deeper than [`MAX_DEPTH`] levels.
+//!
+//! serde's rule, which the schema walk follows so that both paths give one verdict:
+//! - what a type *skips* is checked for syntax only, so it may hold either: the value of
+//!   a key a struct does not declare (serde's `IgnoredAny`), and so everything under
+//!   that key;
+//! - what a type *keeps* is decoded and must be representable: a declared field, a
+//!   map's values, array items, every key of an object it decodes, and everything
+//!   inside a free-form value (`serde_json::Value`, symgen's `RawJson`).
+//!
+//! From a schema, "kept" reads as: the location is reached from the root through keys
+//! that the evaluating schemas name (`properties`, `patternProperties`,
+//! `additionalProperties`, `unevaluatedProperties`, in the branches that matched) or
+//! through array items; below a free-form schema (one that asserts no `type`),
+//! everything is kept; an object schema that names no keys (`{"type":"object"}`, a
+//! struct with no fields) skips the values of all its keys.
+//!
+//! serde_json refuses such a message outright, so [`parse`] reads it again without
+//! refusing: each fault gets a stand-in value of the same JSON type (the largest finite
+//! number of its sign; the string with U+FFFD for each lone surrogate; an empty array or
+//! object for one nested too deep) and a [`Fault`]
+//! saying where it was. After the schema walk has judged the stand-in message,
+//! [`kept`] says which faults sit where the message is decoded.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::de::IgnoredAny;
+use serde_json::{Map, Number, Value};
+
+use super::locate::{position_of, skip_value, skip_ws, string_end};
+use super::report::{Violation, ViolationKind};
+use super::text::MAX_DEPTH;
+use crate::json_pointer;
+
+/// A value serde_json could not take, where it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// The value's JSON Pointer; for a key, the pointer of the object that holds it.
+    pub pointer: String,
+    /// Byte offset of the token in the text.
+    pub offset: usize,
+    /// What is wrong with it.
+    pub what: FaultKind,
+}
+
+/// What a [`Fault`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// A number beyond the range of a 64-bit float.
+    Number,
+    /// A string value with a lone surrogate escape.
+    String,
+    /// An object key with a lone surrogate escape.
+    Key,
+    /// An array or object nested deeper than [`MAX_DEPTH`] levels.
+    TooDeep,
+}
+
+/// Whether serde_json refused a text for a value fault (as opposed to its syntax).
+pub fn is_value_fault(err: &serde_json::Error) -> bool {
+    let message = err.to_string();
+    message.starts_with("number out of range")
+        || message.starts_with("recursion limit exceeded")
+        || message.contains("surrogate")
+        || message.starts_with("unexpected end of hex escape")
+        || message.starts_with("invalid unicode code point")
+}
+
+/// The message with each fault replaced by a stand-in, and the faults in text order.
+/// `None` when the text is not JSON for another reason: the strict parse's error then
+/// stands.
+pub fn parse(text: &str) -> Option<(Value, Vec<Fault>)> {
+    serde_json::from_str::<IgnoredAny>(text).ok()?;
+    Reader {
+        text,
+        bytes: text.as_bytes(),
+        faults: Vec::new(),
+    }
+    .document()
+}
+
+/// A container being read, with its own pointer.
+enum Frame {
+    Array(Vec<Value>, String),
+    Object(Map<String, Value>, String, String),
+}
+
+impl Frame {
+    /// The pointer of the next value this container receives.
+    fn child(&self) -> String {
+        match self {
+            Frame::Array(items, pointer) => json_pointer::child(pointer, &items.len().to_string()),
+            Frame::Object(_, pointer, key) => json_pointer::child(pointer, key),
+        }
+    }
+}
+
+/// Reads a text that is known to be JSON (syntax checked by serde_json), iteratively.
+struct Reader<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    faults: Vec<Fault>,
+}
+
+impl Reader<'_> {
+    fn document(mut self) -> Option<(Value, Vec<Fault>)> {
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut pos = skip_ws(self.bytes, 0);
+        loop {
+            let pointer = || stack.last().map(Frame::child).unwrap_or_default();
+            let mut value = match self.bytes.get(pos)? {
+                open @ (b'{' | b'[') if stack.len() >= MAX_DEPTH => {
+                    self.fault(pointer(), pos, FaultKind::TooDeep);
+                    pos = skip_value(self.bytes, pos);
+                    match open {
+                        b'{' => Value::Object(Map::new()),
+                        _ => Value::Array(Vec::new()),
+                    }
+                }
+                b'{' => {
+                    pos = skip_ws(self.bytes, pos + 1);
+                    if self.bytes.get(pos) == Some(&b'}') {
+                        pos += 1;
+                        Value::Object(Map::new())
+                    } else {
+                        let own = pointer();
+                        let (key, next) = self.key(pos, &own)?;
+                        stack.push(Frame::Object(Map::new(), own, key));
+                        pos = next;
+                        continue;
+                    }
+                }
+                b'[' => {
+                    pos = skip_ws(self.bytes, pos + 1);
+                    if self.bytes.get(pos) == Some(&b']') {
+                        pos += 1;
+                        Value::Array(Vec::new())
+                    } else {
+                        stack.push(Frame::Array(Vec::new(), pointer()));
+                        continue;
+                    }
+                }
+                b'"' => {
+                    let end = string_end(self.bytes, pos)?;
+                    let (string, lone) = decode_string(&self.text[pos..end])?;
+                    if lone {
+                        self.fault(pointer(), pos, FaultKind::String);
+                    }
+                    pos = end;
+                    Value::String(string)
+                }
+                b't' => self.word(&mut pos, "true", Value::Bool(true))?,
+                b'f' => self.word(&mut pos, "false", Value::Bool(false))?,
+                b'n' => self.word(&mut pos, "null", Value::Null)?,
+                _ => {
+                    let start = pos;
+                    while matches!(
+                        self.bytes.get(pos),
+                        Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                    ) {
+                        pos += 1;
+                    }
+                    let token = &self.text[start..pos];
+                    match token.parse::<Number>() {
+                        Ok(number) => Value::Number(number),
+                        Err(_) => {
+                            self.fault(pointer(), start, FaultKind::Number);
+                            let largest = if token.starts_with('-') {
+                                f64::MIN
+                            } else {
+                                f64::MAX
+                            };
+                            Value::Number(Number::from_f64(largest)?)
+                        }
+                    }
+                }
+            };
+            // Hand the value to its container, closing containers as they end.
+            loop {
+                pos = skip_ws(self.bytes, pos);
+                let Some(frame) = stack.last_mut() else {
+                    return Some((value, self.faults));
+                };
+                let more = self.bytes.get(pos) == Some(&b',');
+                pos = skip_ws(self.bytes, pos + 1);
+                match frame {
+                    Frame::Array(items, _) => items.push(value),
+                    Frame::Object(map, own, key) => {
+                        map.insert(std::mem::take(key), value);
+                        if more {
+                            let (next_key, next) = self.key(pos, own)?;
+                            *key = next_key;
+                            pos = next;
+                        }
+                    }
+                }
+                if more {
+                    break;
+                }
+                value = match stack.pop()? {
+                    Frame::Array(items, _) => Value::Array(items),
+                    Frame::Object(map, _, _) => Value::Object(map),
+                };
+            }
+        }
+    }
+
+    /// Reads the key at `pos` (and its colon): the key and the offset of its value.
+    fn key(&mut self, pos: usize, object: &str) -> Option<(String, usize)> {
+        let end = string_end(self.bytes, pos)?;
+        let (key, lone) = decode_string(&self.text[pos..end])?;
+        if lone {
+            self.fault(object.to_owned(), pos, FaultKind::Key);
+        }
+        let colon = skip_ws(self.bytes, end);
+        Some((key, skip_ws(self.bytes, colon + 1)))
+    }
+
+    fn word(&self, pos: &mut usize, word: &str, value: Value) -> Option<Value> {
+        self.text[*pos..].starts_with(word).then(|| {
+            *pos += word.len();
+            value
+        })
+    }
+
+    fn fault(&mut self, pointer: String, offset: usize, what: FaultKind) {
+        self.faults.push(Fault {
+            pointer,
+            offset,
+            what,
+        });
+    }
+}
+
+/// A quoted JSON string's value, and whether a lone surrogate in it had to become
+/// U+FFFD.
+fn decode_string(quoted: &str) -> Option<(String, bool)> {
+    if let Ok(string) = serde_json::from_str::<String>(quoted) {
+        return Some((string, false));
+    }
+    serde_json::from_str::<String>(&without_lone_surrogates(quoted))
+        .ok()
+        .map(|s| (s, true))
+}
+
+/// `quoted` with every `\uXXXX` escape of a lone surrogate replaced by `\ufffd`.
+fn without_lone_surrogates(quoted: &str) -> String {
+    let escape_at = |at: usize| -> Option<u16> {
+        let hex = quoted.get(at..at + 6)?.strip_prefix("\\u")?;
+        u16::from_str_radix(hex, 16).ok()
+    };
+    let mut out = String::with_capacity(quoted.len());
+    let mut copied = 0;
+    let mut at = 0;
+    let bytes = quoted.as_bytes();
+    while at < bytes.len() {
+        if bytes[at] != b'\\' {
+            at += 1;
+            continue;
+        }
+        match escape_at(at) {
+            Some(0xD800..=0xDBFF)
+                if escape_at(at + 6).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low)) =>
+            {
+                at += 12;
+            }
+            Some(0xD800..=0xDFFF) => {
+                out.push_str(&quoted[copied..at]);
+                out.push_str("\\ufffd");
+                at += 6;
+                copied = at;
+            }
+            _ => at += 2,
+        }
+    }
+    out.push_str(&quoted[copied..]);
+    out
+}
+
+/// What the schema walk that accepted a message says about its locations: per object
+/// location, the keys a subschema evaluated, and the locations where a keyword that makes
+/// an object typed (`type`, `properties`, `required`) was evaluated.
+#[derive(Default)]
+struct Evaluated {
+    keys: HashMap<String, HashSet<String>>,
+    typed: HashSet<String>,
+}
+
+const TYPED_KEYWORDS: [&str; 3] = ["type", "properties", "required"];
+
+impl Evaluated {
+    /// From `jsonschema`'s hierarchical output; subtrees that failed (branches that did
+    /// not match) say nothing. A node at another location than its parent's is a
+    /// subschema applied to a member; one at the same location is a keyword.
+    fn from_output(output: &Value) -> Self {
+        let mut evaluated = Self::default();
+        let mut stack = vec![(output, None::<&str>)];
+        while let Some((node, parent)) = stack.pop() {
+            if node.get("valid") != Some(&Value::Bool(true)) {
+                continue;
+            }
+            let location = node
+                .get("instanceLocation")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            match parent {
+                Some(parent) if parent == location => {
+                    let path = node
+                        .get("evaluationPath")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    let keyword = path.rsplit('/').next().unwrap_or("");
+                    if TYPED_KEYWORDS.contains(&keyword) {
+                        evaluated.typed.insert(location.to_owned());
+                    }
+                }
+                Some(parent) => {
+                    if let Some(token) = location
+                        .strip_prefix(parent)
+                        .and_then(|rest| rest.strip_prefix('/'))
+                        .filter(|token| !token.contains('/'))
+                    {
+                        evaluated
+                            .keys
+                            .entry(parent.to_owned())
+                            .or_default()
+                            .insert(json_pointer::unescape(token).into_owned());
+                    }
+                }
+                None => {}
+            }
+            if let Some(details) = node.get("details").and_then(Value::as_array) {
+                stack.extend(details.iter().map(|child| (child, Some(location))));
+            }
+        }
+        evaluated
+    }
+
+    /// Whether the value at `pointer` (in `message`) is decoded, not skipped.
+    fn kept(&self, message: &Value, pointer: &str) -> bool {
+        let mut location = String::new();
+        let mut value = message;
+        for token in json_pointer::tokens(pointer) {
+            match value {
+                Value::Object(map) => {
+                    let named = self.keys.get(&location);
+                    if named.is_some_and(|keys| keys.contains(token.as_ref())) {
+                        // A subschema evaluated the member.
+                    } else if named.is_some() || self.typed.contains(&location) {
+                        return false;
+                    } else {
+                        // A free-form value: everything in it is decoded.
+                        return true;
+                    }
+                    match map.get(token.as_ref()) {
+                        Some(child) => value = child,
+                        None => return true,
+                    }
+                }
+                Value::Array(items) => match token.parse::<usize>().ok().and_then(|i| items.get(i))
+                {
+                    Some(child) => value = child,
+                    None => return true,
+                },
+                _ => return true,
+            }
+            json_pointer::push(&mut location, &token);
+        }
+        true
+    }
+}
+
+/// A copy of `schema` in which `additionalProperties: true` and
+/// `unevaluatedProperties: true` read `{}`: the same rule, but `jsonschema` then reports
+/// the members it applies to (it skips a `true` silently), which [`kept`] needs.
+pub fn visible(schema: &Value) -> Value {
+    let mut copy = schema.clone();
+    let mut stack = vec![&mut copy];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                for (key, value) in map.iter_mut() {
+                    match key.as_str() {
+                        "additionalProperties" | "unevaluatedProperties"
+                            if *value == Value::Bool(true) =>
+                        {
+                            *value = Value::Object(Map::new());
+                        }
+                        // Instances, not schemas.
+                        "const" | "enum" | "default" | "examples" => {}
+                        _ => stack.push(value),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    copy
+}
+
+/// The faults of `message` that sit where it is decoded, as violations, given the
+/// hierarchical output of the schema walk that accepted it.
+pub fn kept(text: &str, message: &Value, faults: &[Fault], output: &Value) -> Vec<Violation> {
+    let evaluated = Evaluated::from_output(output);
+    faults
+        .iter()
+        .filter(|fault| evaluated.kept(message, &fault.pointer))
+        .map(|fault| violation(text, fault))
+        .collect()
+}
+
+/// The violations of a message the schema walk rejected, with each violation at a
+/// faulty value replaced by what is wrong with the value itself: the walk judged its
+/// stand-in (`must be <= 4294967295; found 1.7976931348623157e308` is about `1e400`).
+pub fn substitute(text: &str, violations: &mut Vec<Violation>, found: &[Fault]) {
+    let mut replaced = HashSet::new();
+    violations.retain_mut(|v| {
+        let Some(fault) = found
+            .iter()
+            .find(|f| f.what != FaultKind::Key && f.pointer == v.pointer)
+        else {
+            return true;
+        };
+        *v = violation(text, fault);
+        replaced.insert(fault.pointer.clone())
+    });
+}
+
+/// The violation a fault is where it counts.
+pub fn violation(text: &str, fault: &Fault) -> Violation {
+    let (kind, message) = match fault.what {
+        FaultKind::TooDeep => (
+            ViolationKind::TooDeep,
+            format!("nested deeper than {MAX_DEPTH} levels"),
+        ),
+        FaultKind::Number => (
+            ViolationKind::OutOfRange,
+            "number out of range: beyond what a 64-bit float holds".to_owned(),
+        ),
+        FaultKind::String => (
+            ViolationKind::Encoding,
+            "a lone surrogate escape: the string is not Unicode text".to_owned(),
+        ),
+        FaultKind::Key => (
+            ViolationKind::Encoding,
+            "a key with a lone surrogate escape: the key is not Unicode text".to_owned(),
+        ),
+    };
+    Violation::new(kind, fault.pointer.clone(), message).at(position_of(text, fault.offset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn faults(text: &str) -> (Value, Vec<(String, FaultKind)>) {
+        let (value, faults) = parse(text).unwrap();
+        (
+            value,
+            faults.into_iter().map(|f| (f.pointer, f.what)).collect(),
+        )
+    }
+
+    #[test]
+    fn a_clean_text_reads_as_serde_json_reads_it() {
+        let text = r#" {"a": [1, -2.5e3, "x\u00e9\ud83d\ude00", true, false, null, {}, []], "b": {"c": {"d": 0}}, "a": 7} "#;
+        let (value, found) = faults(text);
+        assert_eq!(value, serde_json::from_str::<Value>(text).unwrap());
+        assert!(found.is_empty());
+    }
+
+    #[test]
+    fn faults_get_stand_ins_and_pointers() {
+        let text =
+            r#"{"n": [1e400, -1e400], "s": {"x": "a\ud800b"}, "k\udc00": 1, "t/~": "\ud83d"}"#;
+        let (value, found) = faults(text);
+        assert_eq!(
+            value,
+            json!({"n": [f64::MAX, f64::MIN], "s": {"x": "a\u{fffd}b"}, "k\u{fffd}": 1, "t/~": "\u{fffd}"})
+        );
+        assert_eq!(
+            found,
+            [
+                ("/n/0".to_owned(), FaultKind::Number),
+                ("/n/1".to_owned(), FaultKind::Number),
+                ("/s/x".to_owned(), FaultKind::String),
+                (String::new(), FaultKind::Key),
+                ("/t~1~0".to_owned(), FaultKind::String),
+            ]
+        );
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_a_fault_read_past() {
+        let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        // The root object is the first level: `a` reaches the limit, `b` goes past it.
+        let text = format!(
+            r#"{{"a": {}, "b": {}, "c": 1}}"#,
+            deep(MAX_DEPTH - 1),
+            deep(100_000)
+        );
+        let (value, found) = faults(&text);
+        assert_eq!(value["c"], 1);
+        let pointer = format!("/b{}", "/0".repeat(MAX_DEPTH - 1));
+        assert_eq!(found, [(pointer, FaultKind::TooDeep)]);
+        let err = serde_json::from_str::<Value>(&text).unwrap_err();
+        assert!(is_value_fault(&err), "{err}");
+    }
+
+    #[test]
+    fn only_value_faults_are_read_again() {
+        assert_eq!(parse("[1e400,"), None);
+        assert_eq!(parse(r#"{"a" 1e400}"#), None);
+        let err = serde_json::from_str::<Value>("[1e400]").unwrap_err();
+        assert!(is_value_fault(&err));
+        let err = serde_json::from_str::<Value>(r#"["\ud800"]"#).unwrap_err();
+        assert!(is_value_fault(&err), "{err}");
+        let err = serde_json::from_str::<Value>(r#"["\udc00"]"#).unwrap_err();
+        assert!(is_value_fault(&err), "{err}");
+        let err = serde_json::from_str::<Value>("[1,]").unwrap_err();
+        assert!(!is_value_fault(&err));
+    }
+
+    fn kept_pointers(schema: Value, text: &str) -> Vec<String> {
+        let (message, found) = parse(text).unwrap();
+        let engine = jsonschema::validator_for(&visible(&schema)).unwrap();
+        let evaluation = engine.evaluate(&message);
+        assert!(evaluation.flag().valid, "{text}");
+        let output = serde_json::to_value(evaluation.hierarchical()).unwrap();
+        kept(text, &message, &found, &output)
+            .into_iter()
+            .map(|v| v.pointer)
+            .collect()
+    }
+
+    #[test]
+    fn faults_count_where_the_schema_keeps_the_value() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "free": {"description": "any JSON"},
+                "empty": {"type": "object"},
+                "list": {"type": "array", "items": {"type": "number"}},
+                "map": {"type": "object", "additionalProperties": true},
+                "pick": {"oneOf": [
+                    {"type": "object", "properties": {"k": {"const": 1}, "x": true}, "required": ["k"]},
+                    {"type": "object", "properties": {"k": {"const": 2}, "y": true}, "required": ["k"]}
+                ]}
+            }
+        });
+        let text = r#"{"free": {"a": [1e400]}, "empty": {"b": 1e400},
+            "list": [1e400], "map": {"c": {"d": "\ud800"}}, "zz": {"e": 1e400},
+            "pick": {"k": 2, "x": 1e400, "y": 1e400}, "z\ud800": 1}"#;
+        assert_eq!(
+            kept_pointers(schema, text),
+            ["/free/a/0", "/list/0", "/map/c/d", "/pick/y", ""]
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! One verdict for a message whose values JSON's grammar allows but a decoder may refuse
+//! (`1e400`, lone surrogate escapes, nesting past the limit): serde's typed decode, the validator's typed fast
+//! path and the schema walk alone (`Validator::schema_only`, what `validate --schema`
+//! does) must agree, wherever the fault sits.
+//!
+//! Every valid and unknown conformance vector is rewritten at every location: each value
+//! replaced by a fault, each object given an unknown key holding one (or holding a
+//! container with one inside), and each object given a key that is a fault. serde skips
+//! the value of a key its type does not declare and decodes everything else; the
+//! validators must say what serde says (src/validate/faults.rs).
+
+use crate::support::vectors::load;
+
+use serde_json::{Map, Value};
+use symgen::Protocol;
+use symgen::validate::{MAX_DEPTH, Outcome, Validator};
+use symgen_protocols::all as registry;
+
+/// Stands for a fault in a message until it is written as text.
+const MARK: &str = "\u{1}fault\u{1}";
+
+/// The faults, as JSON text: beyond f64, lone surrogates, nesting past the limit
+/// wherever it is put.
+fn faults() -> Vec<String> {
+    let deep = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+    ["1e400", "-1e400", r#""\ud800""#, r#""a\udc00b""#, &deep]
+        .map(str::to_owned)
+        .into()
+}
+
+/// The message with each mark replaced by `fault`.
+fn text_with(message: &Value, fault: &str) -> String {
+    let marked = serde_json::to_string(MARK).unwrap();
+    serde_json::to_string(message)
+        .unwrap()
+        .replace(&marked, fault)
+}
+
+/// Every JSON Pointer into `value` (the root included).
+fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                pointers(child, symgen::json_pointer::child(&at, key), out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                pointers(child, format!("{at}/{index}"), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// The variants of `message` with a fault placed at or in `pointer`, as texts.
+fn variants(message: &Value, pointer: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut replaced = message.clone();
+    *replaced.pointer_mut(pointer).unwrap() = Value::String(MARK.into());
+    texts.extend(faults().iter().map(|fault| text_with(&replaced, fault)));
+    if message.pointer(pointer).is_some_and(Value::is_object) {
+        let inside = |value: Value| {
+            let mut added = message.clone();
+            let object = added.pointer_mut(pointer).unwrap().as_object_mut().unwrap();
+            object.insert("zzUnknown".into(), value);
+            added
+        };
+        for fault in &faults() {
+            texts.push(text_with(&inside(Value::String(MARK.into())), fault));
+            let nested = Value::Object(Map::from_iter([(
+                "list".to_owned(),
+                Value::Array(vec![Value::from(1), Value::String(MARK.into())]),
+            )]));
+            texts.push(text_with(&inside(nested), fault));
+        }
+        let keyed = text_with(&inside(Value::String(MARK.into())), "0");
+        texts.push(keyed.replace(r#""zzUnknown""#, r#""zz\ud800Unknown""#));
+    }
+    texts
+}
+
+/// serde's verdict: the typed decode alone (a round trip would also re-encode).
+fn serde_verdict(protocol: &Protocol, root: &str, text: &str) -> Outcome {
+    match protocol.root_named(root).unwrap().check(text) {
+        Ok(accepted) if accepted.unknown => Outcome::Unknown,
+        Ok(_) => Outcome::Valid,
+        Err(_) => Outcome::Invalid,
+    }
+}
+
+#[test]
+fn typed_path_schema_path_and_serde_agree_on_faults() {
+    let (mut decoded, mut skipped) = (0, 0);
+    let mut disagreements = Vec::new();
+    for protocol in registry() {
+        let typed = Validator::for_protocol(&protocol).unwrap();
+        let schema = Validator::for_protocol(&protocol).unwrap().schema_only();
+        for kind in ["valid", "unknown"] {
+            for vector in load(protocol.id(), kind) {
+                let mut at = Vec::new();
+                pointers(&vector.message, String::new(), &mut at);
+                for pointer in &at {
+                    for text in variants(&vector.message, pointer) {
+                        let serde = serde_verdict(&protocol, &vector.root, &text);
+                        for (mode, validator) in [("typed", &typed), ("schema-only", &schema)] {
+                            let report = validator.validate_root_str(&vector.root, &text).unwrap();
+                            if report.outcome != serde {
+                                disagreements.push(format!(
+                                    "{}/{} ({mode}) at {pointer:?}: {:?}, serde says {serde:?}\n  {text}\n  {:?}",
+                                    protocol.id(),
+                                    vector.name,
+                                    report.outcome,
+                                    report.violations.first().map(|v| (&v.pointer, &v.message))
+                                ));
+                            }
+                        }
+                        match serde {
+                            Outcome::Invalid => decoded += 1,
+                            _ => skipped += 1,
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements, the first ones:\n{}",
+        disagreements.len(),
+        disagreements[..disagreements.len().min(12)].join("\n")
+    );
+    // Both verdicts occur: faults where serde decodes them and where it skips them.
+    assert!(
+        decoded > 1000 && skipped > 1000,
+        "{decoded} decoded, {skipped} skipped"
+    );
+}

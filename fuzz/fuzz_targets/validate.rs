@@ -1,0 +1,67 @@
+//! The validator on arbitrary bytes, for every built-in protocol: no panic, and one
+//! verdict: the typed fast path, the schema walk alone (what `validate --schema` does)
+//! and serde's typed decode of each root must agree.
+#![no_main]
+
+use std::sync::LazyLock;
+
+use libfuzzer_sys::fuzz_target;
+use symgen::validate::{Outcome, Validator};
+
+struct Pair {
+    protocol: symgen::Protocol,
+    typed: Validator,
+    schema: Validator,
+}
+
+static PAIRS: LazyLock<Vec<Pair>> = LazyLock::new(|| {
+    symgen_protocols::all()
+        .into_iter()
+        .map(|protocol| Pair {
+            typed: Validator::for_protocol(&protocol).expect("built-in protocol"),
+            schema: Validator::for_protocol(&protocol)
+                .expect("built-in protocol")
+                .schema_only(),
+            protocol,
+        })
+        .collect()
+});
+
+/// serde's verdict on `text` as one root: the typed decode alone.
+fn serde_verdict(pair: &Pair, root: &str, text: &str) -> Option<Outcome> {
+    Some(match pair.protocol.root_named(root)?.check(text) {
+        Ok(accepted) if accepted.unknown => Outcome::Unknown,
+        Ok(_) => Outcome::Valid,
+        Err(_) => Outcome::Invalid,
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    for pair in PAIRS.iter() {
+        let typed = pair.typed.validate_bytes(data);
+        let schema = pair.schema.validate_bytes(data);
+        assert_eq!(
+            typed.outcome,
+            schema.outcome,
+            "{}: typed vs schema",
+            pair.protocol.id()
+        );
+        let Ok(text) = std::str::from_utf8(data) else {
+            continue;
+        };
+        for root in pair.protocol.roots() {
+            let report = pair.schema.validate_root_str(root.name(), text);
+            let (Some(report), Some(serde)) = (report, serde_verdict(pair, root.name(), text))
+            else {
+                continue;
+            };
+            assert_eq!(
+                report.outcome,
+                serde,
+                "{} {}: schema vs serde",
+                pair.protocol.id(),
+                root.name()
+            );
+        }
+    }
+});

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh — run symgen's fuzz targets (fuzz/fuzz_targets/) with cargo-fuzz.
+#
+# Usage:
+#   scripts/fuzz.sh [--runs N | --seconds S] [TARGET...]
+#       Runs each TARGET (default: all of them) for N executions (default 10,000,000)
+#       or S seconds, one after the other, on the nightly toolchain, and prints one
+#       line per target: executions, corpus size, seconds. Exit 1 on the first crash;
+#       libFuzzer then names the input it saved under fuzz/artifacts/TARGET/.
+#
+# cargo-fuzz is installed into fuzz/.tools on first use (from cargo's configured
+# registry, pinned with --locked). The checked-in seeds are fuzz/seeds/TARGET/; the
+# corpus a run grows is fuzz/corpus/TARGET/ (git-ignored). Not part of CI: a run of
+# 10^7 executions per target takes hours on a 2-core machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=10000000
+seconds=""
+targets=()
+while (($#)); do
+    case "$1" in
+        --runs) runs="$2"; shift 2 ;;
+        --seconds) seconds="$2"; runs=""; shift 2 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+if ((${#targets[@]} == 0)); then
+    targets=(validate schema_model generate)
+fi
+
+tools="$PWD/fuzz/.tools"
+if [[ ! -x "$tools/bin/cargo-fuzz" ]]; then
+    echo "fuzz: installing cargo-fuzz into fuzz/.tools" >&2
+    cargo install cargo-fuzz --locked --root "$tools" >&2
+fi
+export PATH="$tools/bin:$PATH"
+
+limit=()
+if [[ -n "$runs" ]]; then
+    limit=(-runs="$runs")
+else
+    limit=(-max_total_time="$seconds")
+fi
+
+for target in "${targets[@]}"; do
+    mkdir -p "fuzz/corpus/$target"
+    log="fuzz/corpus/$target.log"
+    start=$(date +%s)
+    # -rss_limit_mb: the validator reads at most what a message holds; a target that
+    # needs more is a finding. -max_len: messages and schemas of up to 64 KiB.
+    if ! cargo +nightly fuzz run --fuzz-dir fuzz "$target" \
+        "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
+        "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
+        >"$log" 2>&1; then
+        tail -n 40 "$log" >&2
+        echo "fuzz: $target crashed (log: $log)" >&2
+        exit 1
+    fi
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    corpus=$(find "fuzz/corpus/$target" -type f | wc -l)
+    echo "fuzz: $target: ${execs:-?} executions, corpus $corpus inputs, $(($(date +%s) - start)) s, no crash"
+done

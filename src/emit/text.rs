@@ -29,6 +29,21 @@ pub fn is_line_terminator(c: char) -> bool {
     )
 }
 
+/// Indents every non-empty line of `text` by `spaces`.
+pub fn indented(text: &str, spaces: usize) -> String {
+    let pad = " ".repeat(spaces);
+    text.split('\n')
+        .map(|line| {
+            if line.is_empty() {
+                String::new()
+            } else {
+                format!("{pad}{line}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::one_line;

@@ -38,6 +38,22 @@ pub enum Py {
 }
 
 impl Py {
+    /// The value with `f` applied to each direct child (atoms have none).
+    pub fn map_children(self, mut f: impl FnMut(Py) -> Py) -> Py {
+        let mut all = |items: Vec<Py>| items.into_iter().map(&mut f).collect();
+        match self {
+            Py::Subscript(head, items) => Py::Subscript(head, all(items)),
+            Py::Call(head, items) => Py::Call(head, all(items)),
+            Py::Tuple(items) => Py::Tuple(all(items)),
+            Py::List(items) => Py::List(all(items)),
+            Py::Union(items) => Py::Union(all(items)),
+            Py::Keyword(name, value) => Py::Keyword(name, Box::new(f(*value))),
+            Py::Lambda(body) => Py::Lambda(Box::new(f(*body))),
+            Py::Dict(entries) => Py::Dict(entries.into_iter().map(|(k, v)| (f(k), f(v))).collect()),
+            atom @ Py::Atom(_) => atom,
+        }
+    }
+
     /// A name or other atom.
     pub fn atom(text: impl Into<String>) -> Py {
         Py::Atom(text.into())

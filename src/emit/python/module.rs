@@ -19,6 +19,7 @@ use super::view::{
     Alias, Attr, Check, Class, Decl, RecursiveAlias, ReplyCodec, ReplyMethod, RootCodec,
 };
 use crate::emit::doc::DocBlock;
+use crate::emit::text::indented;
 use crate::emit::{EmitError, Module};
 use crate::model::{
     Additional, Constraint, Docs, Enum, Field, IntType, IntWidth, Literal, Model, NamedType,
@@ -1704,18 +1705,7 @@ fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool, bool) {
                                 ],
                             )),
                         ),
-                        doc: alias.doc.map(|d| {
-                            d.lines()
-                                .map(|l| {
-                                    if l.is_empty() {
-                                        String::new()
-                                    } else {
-                                        format!("    {l}")
-                                    }
-                                })
-                                .collect::<Vec<_>>()
-                                .join("\n")
-                        }),
+                        doc: alias.doc.map(|d| indented(&d, 4)),
                         name: alias.name,
                     }))
                 }
@@ -1730,15 +1720,12 @@ fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool, bool) {
 /// (`"A" | B` is an error at run time; `list["A"] | B` is not); sets `used` when it
 /// writes one.
 fn unionize(value: Py, used: &mut bool) -> Py {
-    let mut all = |items: Vec<Py>| -> Vec<Py> {
-        items.into_iter().map(|item| unionize(item, used)).collect()
-    };
     match value {
         Py::Union(items) => {
             let quoted = items
                 .iter()
                 .any(|item| matches!(item, Py::Atom(text) if text.starts_with('"')));
-            let items = all(items);
+            let items = items.into_iter().map(|item| unionize(item, used)).collect();
             if quoted {
                 *used = true;
                 Py::Subscript("Union".to_owned(), items)
@@ -1746,40 +1733,14 @@ fn unionize(value: Py, used: &mut bool) -> Py {
                 Py::Union(items)
             }
         }
-        Py::Subscript(head, items) => Py::Subscript(head, all(items)),
-        Py::Call(head, items) => Py::Call(head, all(items)),
-        Py::Keyword(name, value) => Py::Keyword(name, Box::new(unionize(*value, used))),
-        Py::Tuple(items) => Py::Tuple(all(items)),
-        Py::List(items) => Py::List(all(items)),
-        Py::Lambda(body) => Py::Lambda(Box::new(unionize(*body, used))),
-        Py::Dict(entries) => Py::Dict(
-            entries
-                .into_iter()
-                .map(|(k, v)| (unionize(k, used), unionize(v, used)))
-                .collect(),
-        ),
-        atom @ Py::Atom(_) => atom,
+        other => other.map_children(|child| unionize(child, used)),
     }
 }
 
 /// `value` with the atoms naming `names` written as string forward references.
 fn quote(value: Py, names: &BTreeSet<String>) -> Py {
-    let all = |items: Vec<Py>| items.into_iter().map(|i| quote(i, names)).collect();
     match value {
         Py::Atom(text) if names.contains(&text) => Py::Atom(layout::string(&text)),
-        Py::Atom(text) => Py::Atom(text),
-        Py::Subscript(head, items) => Py::Subscript(head, all(items)),
-        Py::Call(head, items) => Py::Call(head, all(items)),
-        Py::Keyword(name, value) => Py::Keyword(name, Box::new(quote(*value, names))),
-        Py::Tuple(items) => Py::Tuple(all(items)),
-        Py::List(items) => Py::List(all(items)),
-        Py::Union(items) => Py::Union(all(items)),
-        Py::Lambda(body) => Py::Lambda(Box::new(quote(*body, names))),
-        Py::Dict(entries) => Py::Dict(
-            entries
-                .into_iter()
-                .map(|(k, v)| (quote(k, names), quote(v, names)))
-                .collect(),
-        ),
+        other => other.map_children(|child| quote(child, names)),
     }
 }

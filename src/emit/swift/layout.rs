@@ -473,18 +473,3 @@ impl Lines {
         self.out
     }
 }
-
-/// Indents every non-empty line of `text` by `spaces`.
-pub fn indented(text: &str, spaces: usize) -> String {
-    let pad = " ".repeat(spaces);
-    text.split('\n')
-        .map(|line| {
-            if line.is_empty() {
-                String::new()
-            } else {
-                format!("{pad}{line}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}

@@ -1,6 +1,7 @@
 //! Structs: records (objects with known fields), and the structs that hold a tagged
 //! body (envelopes, records with a flattened tagged union).
 
+use crate::emit::text::indented;
 use askama::Template;
 
 use crate::model::{self, Additional, Constraint, Field, NamedType, Record};
@@ -389,7 +390,7 @@ pub fn render_struct(
     let text = template
         .render()
         .map_err(|err| ctx.error(pointer, err.to_string()))?;
-    Ok(layout::indented(&text, base))
+    Ok(indented(&text, base))
 }
 
 /// Removes `spaces` of indentation from every line (lines were laid out at their final

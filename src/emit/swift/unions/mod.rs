@@ -2,6 +2,7 @@
 //! carry a tagged body beside shared fields (envelopes such as P1's
 //! `{type, id, sender, payload}`, records with a flattened internally tagged union).
 
+use crate::emit::text::indented;
 use askama::Template;
 
 use crate::model::{
@@ -498,5 +499,5 @@ pub(super) fn render_enum(
     let text = template
         .render()
         .map_err(|err| ctx.error("", err.to_string()))?;
-    Ok(layout::indented(&text, base))
+    Ok(indented(&text, base))
 }

@@ -16,7 +16,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { compile } from "json-schema-to-typescript";
-import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype } from "quicktype-core";
+import { quicktypeTypeScript } from "./quicktype.mjs";
 
 function parseArgs(argv) {
   const args = { minMs: 1000, minRuns: 3, maxRuns: 20, out: null, schemas: [] };
@@ -51,18 +51,7 @@ const tools = {
     }),
   "json-schema-to-typescript+prettier": (text, name) =>
     compile(JSON.parse(text), name, { bannerComment: "", unreachableDefinitions: true }),
-  quicktype: async (text, name) => {
-    const input = new JSONSchemaInput(new FetchingJSONSchemaStore());
-    await input.addSource({ name, schema: text });
-    const inputData = new InputData();
-    inputData.addInput(input);
-    const result = await quicktype({
-      inputData,
-      lang: "typescript",
-      rendererOptions: { "just-types": "true" },
-    });
-    return result.lines.join("\n");
-  },
+  quicktype: quicktypeTypeScript,
 };
 
 async function time(tool, text, name, minMs, minRuns, maxRuns) {

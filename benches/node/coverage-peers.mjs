@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { compile } from "json-schema-to-typescript";
-import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype } from "quicktype-core";
+import { quicktypeTypeScript } from "./quicktype.mjs";
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf("--out");
@@ -43,18 +43,7 @@ function withTimeout(promise) {
 const tools = {
   "json-schema-to-typescript": (text, name, file) =>
     compile(JSON.parse(text), name, { bannerComment: "", cwd: dirname(file) }),
-  quicktype: async (text, name) => {
-    const input = new JSONSchemaInput(new FetchingJSONSchemaStore());
-    await input.addSource({ name, schema: text });
-    const inputData = new InputData();
-    inputData.addInput(input);
-    const result = await quicktype({
-      inputData,
-      lang: "typescript",
-      rendererOptions: { "just-types": "true" },
-    });
-    return result.lines.join("\n");
-  },
+  quicktype: quicktypeTypeScript,
 };
 
 for (const tool of Object.keys(tools)) {

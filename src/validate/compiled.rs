@@ -255,16 +255,19 @@ impl CompiledSchema {
         unknown: bool,
     ) -> Vec<Violation> {
         let root = &self.roots[index];
+        // Where the raw part starts: the content, or the whole message.
+        let raw_at = match (&root.content_key, unknown) {
+            (_, false) => None,
+            (Some(key), true) => Some(crate::json_pointer::child("", key)),
+            (None, true) => Some(String::new()),
+        };
         let (raw, found): (Vec<Fault>, Vec<Fault>) = found.iter().cloned().partition(|fault| {
-            unknown
-                && match &root.content_key {
-                    Some(key) => {
-                        let content = crate::json_pointer::child("", key);
-                        fault.pointer == content
-                            || fault.pointer.starts_with(&format!("{content}/"))
-                    }
-                    None => true,
-                }
+            raw_at.as_deref().is_some_and(|at| {
+                fault
+                    .pointer
+                    .strip_prefix(at)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
         });
         let mut violations: Vec<Violation> = raw
             .iter()

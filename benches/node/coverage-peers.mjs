@@ -23,8 +23,12 @@ const out = args[outIndex + 1];
 const schemas = args.filter((_, i) => i !== outIndex && i !== outIndex + 1);
 
 function typeName(file) {
-  const stem = basename(file).replace(/\.schema\.json$/, "").replace(/\.json$/, "");
-  const name = stem.replace(/(^|[-_.])(\w)/g, (_, __, c) => c.toUpperCase()).replace(/\W/g, "");
+  const stem = basename(file)
+    .replace(/\.schema\.json$/, "")
+    .replace(/\.json$/, "");
+  const name = stem
+    .replace(/(^|[-_.])(\w)/g, (_, __, c) => c.toUpperCase())
+    .replace(/\W/g, "");
   return /^[0-9]/.test(name) ? `T${name}` : name || "Root";
 }
 
@@ -54,12 +58,18 @@ for (const file of schemas) {
   const stem = basename(file).replace(/\.json$/, "");
   for (const [tool, run] of Object.entries(tools)) {
     try {
-      const code = await withTimeout(Promise.resolve(run(text, typeName(file), file)));
+      const code = await withTimeout(
+        Promise.resolve(run(text, typeName(file), file)),
+      );
       writeFileSync(join(out, tool, `${stem}.ts`), `${code}\nexport {};\n`);
       console.log(JSON.stringify({ schema: stem, tool, ok: true }));
     } catch (err) {
-      const message = String(err?.message ?? err).split("\n")[0].slice(0, 200);
-      console.log(JSON.stringify({ schema: stem, tool, ok: false, error: message }));
+      const message = String(err?.message ?? err)
+        .split("\n")[0]
+        .slice(0, 200);
+      console.log(
+        JSON.stringify({ schema: stem, tool, ok: false, error: message }),
+      );
     }
   }
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
-use super::faults::{self, Fault};
+use super::faults::{self, Fault, FaultKind};
 use super::report::Violation;
 use super::retrieve::LocalRetriever;
 use crate::{Error, Result};
@@ -81,6 +81,9 @@ pub struct CompiledSchema {
     options: SchemaOptions,
     /// At most this many violations are reported per message.
     pub(crate) max_errors: usize,
+    /// Whether the document gives any schema a Rust integer `format`: only then can an
+    /// integral float (`1.0`) be refused, and only then is it looked for.
+    pub(crate) rust_integers: bool,
 }
 
 /// How many violations a message gets at most, unless set otherwise
@@ -207,6 +210,7 @@ impl CompiledSchema {
             }
         }
         Ok(Self {
+            rust_integers: faults::has_rust_integers(&document),
             document,
             roots,
             options,
@@ -269,8 +273,23 @@ impl CompiledSchema {
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
             })
         });
+        // The raw part is free-form: an integral float is a number like any other, and
+        // a key given twice is last-wins, but for the union's own keys, the content key
+        // and the tag, which are duplicate fields.
+        let tag_at = root
+            .union
+            .as_ref()
+            .map(|d| crate::json_pointer::child("", &d.key));
         let mut violations: Vec<Violation> = raw
             .iter()
+            .filter(|fault| match fault.what {
+                FaultKind::FloatInteger => false,
+                FaultKind::Duplicate => {
+                    raw_at.as_ref() == Some(&fault.pointer)
+                        || tag_at.as_ref() == Some(&fault.pointer)
+                }
+                _ => true,
+            })
             .map(|fault| faults::violation(text, fault))
             .collect();
         violations.extend(self.decoded_faults(root, text, value, &found));
@@ -296,7 +315,7 @@ impl CompiledSchema {
             .filter(|evaluation| evaluation.flag().valid)
             .and_then(|evaluation| serde_json::to_value(evaluation.hierarchical()).ok())
         {
-            Some(output) => faults::kept(text, value, found, &output),
+            Some(output) => faults::kept(text, value, found, &output, &root.source),
             None => found
                 .iter()
                 .map(|fault| faults::violation(text, fault))

@@ -24,9 +24,11 @@
 //! saying where it was. After the schema walk has judged the stand-in message,
 //! [`kept`] says which faults sit where the message is decoded.
 
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 
-use serde::de::IgnoredAny;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 use super::locate::{position_of, skip_value, skip_ws, string_end};
@@ -56,6 +58,13 @@ pub enum FaultKind {
     Key,
     /// An array or object nested deeper than [`MAX_DEPTH`] levels.
     TooDeep,
+    /// A number with an integral value that serde_json reads as a float: written with
+    /// a fraction or an exponent (`1.0`, `1e2`), `-0`, or an integer literal beyond 64
+    /// bits. JSON Schema calls it an integer; a Rust integer type refuses it.
+    FloatInteger,
+    /// A key an object already had (the pointer is the member's, the offset the second
+    /// key's). serde_json keeps the last value; a struct refuses a field given twice.
+    Duplicate,
 }
 
 /// Whether serde_json refused a text for a value fault (as opposed to its syntax).
@@ -81,10 +90,103 @@ pub fn parse(text: &str) -> Option<(Value, Vec<Fault>)> {
     .document()
 }
 
+/// `text` read as serde_json reads it into a [`Value`], with the faults it holds: none
+/// for most messages (read once, as fast as `serde_json::from_str`); when the text has
+/// a value fault, a key given twice or an integral float, it is read again by
+/// [`parse`], which places them.
+/// The error is serde_json's, for a text that is not JSON.
+/// Integral floats are looked for only when `integers` (the schema has a Rust integer
+/// `format`, see [`has_rust_integers`]).
+pub fn read(text: &str, integers: bool) -> Result<(Value, Vec<Fault>), serde_json::Error> {
+    let twice = Cell::new(false);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let read = Tracked(&twice, integers)
+        .deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value));
+    match read {
+        Ok(value) if twice.get() => Ok(parse(text).unwrap_or((value, Vec::new()))),
+        Ok(value) => Ok((value, Vec::new())),
+        Err(err) if is_value_fault(&err) => parse(text).ok_or(err),
+        Err(err) => Err(err),
+    }
+}
+
+/// Reads a [`Value`] as serde_json's own visitor does, and sets the flag when an object
+/// has a key twice or a float has an integral value.
+#[derive(Clone, Copy)]
+struct Tracked<'f>(&'f Cell<bool>, bool);
+
+impl<'de> DeserializeSeed<'de> for Tracked<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Tracked<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        if self.1 && value.fract() == 0.0 {
+            self.0.set(true);
+        }
+        Ok(Number::from_f64(value).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        Ok(Value::String(value))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(self)?;
+            if members.insert(key, value).is_some() {
+                self.0.set(true);
+            }
+        }
+        Ok(Value::Object(members))
+    }
+}
+
 /// A container being read, with its own pointer.
 enum Frame {
     Array(Vec<Value>, String),
-    Object(Map<String, Value>, String, String),
+    /// The members so far, the object's pointer, the current key and its offset.
+    Object(Map<String, Value>, String, String, usize),
 }
 
 impl Frame {
@@ -92,9 +194,32 @@ impl Frame {
     fn child(&self) -> String {
         match self {
             Frame::Array(items, pointer) => json_pointer::child(pointer, &items.len().to_string()),
-            Frame::Object(_, pointer, key) => json_pointer::child(pointer, key),
+            Frame::Object(_, pointer, key, _) => json_pointer::child(pointer, key),
         }
     }
+}
+
+/// Whether some schema in `document` has a Rust integer `format` (schemars writes one
+/// for every Rust integer type).
+pub fn has_rust_integers(document: &Value) -> bool {
+    let mut stack = vec![document];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                if map
+                    .get("format")
+                    .and_then(Value::as_str)
+                    .is_some_and(|f| RUST_INTEGER_FORMATS.contains(&f))
+                {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Reads a text that is known to be JSON (syntax checked by serde_json), iteratively.
@@ -127,7 +252,7 @@ impl Reader<'_> {
                     } else {
                         let own = pointer();
                         let (key, next) = self.key(pos, &own)?;
-                        stack.push(Frame::Object(Map::new(), own, key));
+                        stack.push(Frame::Object(Map::new(), own, key, pos));
                         pos = next;
                         continue;
                     }
@@ -164,7 +289,13 @@ impl Reader<'_> {
                     }
                     let token = &self.text[start..pos];
                     match token.parse::<Number>() {
-                        Ok(number) => Value::Number(number),
+                        Ok(number) => {
+                            if number.as_f64().is_some_and(|f| f.fract() == 0.0) && number.is_f64()
+                            {
+                                self.fault(pointer(), start, FaultKind::FloatInteger);
+                            }
+                            Value::Number(number)
+                        }
                         Err(_) => {
                             self.fault(pointer(), start, FaultKind::Number);
                             let largest = if token.starts_with('-') {
@@ -187,11 +318,21 @@ impl Reader<'_> {
                 pos = skip_ws(self.bytes, pos + 1);
                 match frame {
                     Frame::Array(items, _) => items.push(value),
-                    Frame::Object(map, own, key) => {
-                        map.insert(std::mem::take(key), value);
+                    Frame::Object(map, own, key, at) => {
+                        let member = std::mem::take(key);
+                        if map.contains_key(&member) {
+                            let pointer = json_pointer::child(own, &member);
+                            self.faults.push(Fault {
+                                pointer,
+                                offset: *at,
+                                what: FaultKind::Duplicate,
+                            });
+                        }
+                        map.insert(member, value);
                         if more {
                             let (next_key, next) = self.key(pos, own)?;
                             *key = next_key;
+                            *at = pos;
                             pos = next;
                         }
                     }
@@ -201,7 +342,7 @@ impl Reader<'_> {
                 }
                 value = match stack.pop()? {
                     Frame::Array(items, _) => Value::Array(items),
-                    Frame::Object(map, _, _) => Value::Object(map),
+                    Frame::Object(map, ..) => Value::Object(map),
                 };
             }
         }
@@ -285,16 +426,28 @@ fn without_lone_surrogates(quoted: &str) -> String {
 #[derive(Default)]
 struct Evaluated {
     keys: HashMap<String, HashSet<String>>,
+    /// Per object location, the keys a matching `properties` names: a struct's fields,
+    /// which serde refuses twice (a map's keys and a free-form value's are last-wins).
+    declared: HashMap<String, HashSet<String>>,
     typed: HashSet<String>,
+    /// The locations a matching schema gives a Rust integer `format` (what schemars
+    /// writes for `u32`, `i64`, …): serde reads them from integer literals only.
+    integers: HashSet<String>,
 }
 
 const TYPED_KEYWORDS: [&str; 3] = ["type", "properties", "required"];
+
+/// The `format`s schemars writes for Rust's integer types.
+const RUST_INTEGER_FORMATS: [&str; 12] = [
+    "int8", "int16", "int32", "int64", "int128", "int", "uint8", "uint16", "uint32", "uint64",
+    "uint128", "uint",
+];
 
 impl Evaluated {
     /// From `jsonschema`'s hierarchical output; subtrees that failed (branches that did
     /// not match) say nothing. A node at another location than its parent's is a
     /// subschema applied to a member; one at the same location is a keyword.
-    fn from_output(output: &Value) -> Self {
+    fn from_output(output: &Value, schema: &Value) -> Self {
         let mut evaluated = Self::default();
         let mut stack = vec![(output, None::<&str>)];
         while let Some((node, parent)) = stack.pop() {
@@ -315,6 +468,19 @@ impl Evaluated {
                     if TYPED_KEYWORDS.contains(&keyword) {
                         evaluated.typed.insert(location.to_owned());
                     }
+                    // The keyword's place in the schema: a pointer, or a URI (the
+                    // document's `$id` or file) with a pointer as its fragment.
+                    let format = || {
+                        let at = node.get("schemaLocation").and_then(Value::as_str)?;
+                        let at = at.split_once('#').map_or(at, |(_, fragment)| fragment);
+                        let at = super::discriminator::fragment_pointer(at);
+                        schema.pointer(&at).and_then(Value::as_str)
+                    };
+                    if keyword == "format"
+                        && format().is_some_and(|f| RUST_INTEGER_FORMATS.contains(&f))
+                    {
+                        evaluated.integers.insert(location.to_owned());
+                    }
                 }
                 Some(parent) => {
                     if let Some(token) = location
@@ -322,11 +488,24 @@ impl Evaluated {
                         .and_then(|rest| rest.strip_prefix('/'))
                         .filter(|token| !token.contains('/'))
                     {
+                        let key = json_pointer::unescape(token).into_owned();
+                        let mut path = node
+                            .get("evaluationPath")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .rsplit('/');
+                        if path.nth(1) == Some("properties") {
+                            evaluated
+                                .declared
+                                .entry(parent.to_owned())
+                                .or_default()
+                                .insert(key.clone());
+                        }
                         evaluated
                             .keys
                             .entry(parent.to_owned())
                             .or_default()
-                            .insert(json_pointer::unescape(token).into_owned());
+                            .insert(key);
                     }
                 }
                 None => {}
@@ -336,6 +515,30 @@ impl Evaluated {
             }
         }
         evaluated
+    }
+
+    /// Whether a fault is one serde refuses: a value or key where the message is
+    /// decoded; an integral float where it is decoded as a Rust integer; a key given
+    /// twice where a decoded object declares it.
+    fn counts(&self, message: &Value, fault: &Fault) -> bool {
+        match fault.what {
+            FaultKind::Duplicate => {}
+            FaultKind::FloatInteger => {
+                return self.integers.contains(&fault.pointer)
+                    && self.kept(message, &fault.pointer);
+            }
+            _ => return self.kept(message, &fault.pointer),
+        }
+        let (object, token) = fault
+            .pointer
+            .rsplit_once('/')
+            .unwrap_or((fault.pointer.as_str(), ""));
+        let key = json_pointer::unescape(token);
+        self.kept(message, object)
+            && self
+                .declared
+                .get(object)
+                .is_some_and(|keys| keys.contains(key.as_ref()))
     }
 
     /// Whether the value at `pointer` (in `message`) is decoded, not skipped.
@@ -402,12 +605,19 @@ pub fn visible(schema: &Value) -> Value {
 }
 
 /// The faults of `message` that sit where it is decoded, as violations, given the
-/// hierarchical output of the schema walk that accepted it.
-pub fn kept(text: &str, message: &Value, faults: &[Fault], output: &Value) -> Vec<Violation> {
-    let evaluated = Evaluated::from_output(output);
+/// hierarchical output of the schema walk that accepted it (`schema`: what the walk
+/// ran, which the output's schema locations point into).
+pub fn kept(
+    text: &str,
+    message: &Value,
+    faults: &[Fault],
+    output: &Value,
+    schema: &Value,
+) -> Vec<Violation> {
+    let evaluated = Evaluated::from_output(output, schema);
     faults
         .iter()
-        .filter(|fault| evaluated.kept(message, &fault.pointer))
+        .filter(|fault| evaluated.counts(message, fault))
         .map(|fault| violation(text, fault))
         .collect()
 }
@@ -418,15 +628,26 @@ pub fn kept(text: &str, message: &Value, faults: &[Fault], output: &Value) -> Ve
 pub fn substitute(text: &str, violations: &mut Vec<Violation>, found: &[Fault]) {
     let mut replaced = HashSet::new();
     violations.retain_mut(|v| {
-        let Some(fault) = found
-            .iter()
-            .find(|f| f.what != FaultKind::Key && f.pointer == v.pointer)
-        else {
+        let Some(fault) = found.iter().find(|f| {
+            matches!(
+                f.what,
+                FaultKind::Number | FaultKind::String | FaultKind::TooDeep
+            ) && f.pointer == v.pointer
+        }) else {
             return true;
         };
         *v = violation(text, fault);
         replaced.insert(fault.pointer.clone())
     });
+}
+
+/// The number token at `offset` in `text`.
+fn number_token(text: &str, offset: usize) -> &str {
+    let rest = text.get(offset..).unwrap_or("");
+    let end = rest
+        .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
+        .unwrap_or(rest.len());
+    &rest[..end]
 }
 
 /// The violation a fault is where it counts.
@@ -448,6 +669,29 @@ pub fn violation(text: &str, fault: &Fault) -> Violation {
             ViolationKind::Encoding,
             "a key with a lone surrogate escape: the key is not Unicode text".to_owned(),
         ),
+        FaultKind::FloatInteger => {
+            let token = number_token(text, fault.offset);
+            if token.contains(['.', 'e', 'E']) || token.starts_with("-0") {
+                (
+                    ViolationKind::WrongType,
+                    format!(
+                        "`{token}` is a float literal: an integer field takes an integer literal"
+                    ),
+                )
+            } else {
+                (
+                    ViolationKind::OutOfRange,
+                    format!("integer {token} is beyond the 64-bit range"),
+                )
+            }
+        }
+        FaultKind::Duplicate => {
+            let key = fault.pointer.rsplit('/').next().unwrap_or("");
+            (
+                ViolationKind::Constraint,
+                format!("duplicate key `{}`", json_pointer::unescape(key)),
+            )
+        }
     };
     Violation::new(kind, fault.pointer.clone(), message).at(position_of(text, fault.offset))
 }
@@ -470,7 +714,13 @@ mod tests {
         let text = r#" {"a": [1, -2.5e3, "x\u00e9\ud83d\ude00", true, false, null, {}, []], "b": {"c": {"d": 0}}, "a": 7} "#;
         let (value, found) = faults(text);
         assert_eq!(value, serde_json::from_str::<Value>(text).unwrap());
-        assert!(found.is_empty());
+        assert_eq!(
+            found,
+            [
+                ("/a/1".to_owned(), FaultKind::FloatInteger),
+                ("/a".to_owned(), FaultKind::Duplicate)
+            ]
+        );
     }
 
     #[test]
@@ -531,7 +781,7 @@ mod tests {
         let evaluation = engine.evaluate(&message);
         assert!(evaluation.flag().valid, "{text}");
         let output = serde_json::to_value(evaluation.hierarchical()).unwrap();
-        kept(text, &message, &found, &output)
+        kept(text, &message, &found, &output, &visible(&schema))
             .into_iter()
             .map(|v| v.pointer)
             .collect()
@@ -558,6 +808,68 @@ mod tests {
         assert_eq!(
             kept_pointers(schema, text),
             ["/free/a/0", "/list/0", "/map/c/d", "/pick/y", ""]
+        );
+    }
+
+    #[test]
+    fn a_key_twice_counts_where_a_struct_declares_it() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"},
+                "map": {"type": "object", "additionalProperties": {"type": "number"}},
+                "free": {},
+                "skipped": {"type": "object"}
+            }
+        });
+        let text = r#"{"id": "a", "map": {"k": 1, "k": 2}, "free": {"x": 1, "x": [2]},
+            "skipped": {"s": 1, "s": 2}, "zz": 1, "zz": 2, "id": "b"}"#;
+        let (value, found) = faults(text);
+        assert_eq!(value["id"], "b");
+        assert_eq!(found.len(), 5);
+        assert!(found.iter().all(|(_, what)| *what == FaultKind::Duplicate));
+        assert_eq!(kept_pointers(schema, text), ["/id"]);
+    }
+
+    #[test]
+    fn read_finds_keys_twice_and_reads_clean_texts_once() {
+        let (value, found) = read(r#"{"a": {"b": 1, "b": 2}}"#, true).unwrap();
+        assert_eq!(value, json!({"a": {"b": 2}}));
+        assert_eq!(found[0].pointer, "/a/b");
+        assert_eq!(found[0].offset, 15);
+        let (_, found) = read(r#"{"a": {"b": 1, "c": 2}, "b": 3.5}"#, true).unwrap();
+        assert!(found.is_empty());
+        assert!(read(r#"{"a": 1,}"#, true).is_err());
+        assert!(read("[1.0]", true).unwrap().1.len() == 1);
+        assert!(read("[1.0]", false).unwrap().1.is_empty());
+        assert!(read("[1] 2", true).is_err());
+    }
+
+    #[test]
+    fn an_integral_float_counts_where_a_rust_integer_is_decoded() {
+        let schema = json!({
+            "$defs": {"U": {"type": "integer", "format": "uint32", "minimum": 0}},
+            "type": "object",
+            "properties": {
+                "n": {"$ref": "#/$defs/U"},
+                "m": {"type": ["integer", "null"], "format": "int64"},
+                "plain": {"type": "integer"},
+                "f": {"type": "number", "format": "double"},
+                "free": {}
+            }
+        });
+        let text = r#"{"n": 1.0, "m": -0, "plain": 2e0, "f": 3.0, "free": [4.0],
+            "zz": 5.0, "big": 18446744073709551616}"#;
+        assert_eq!(kept_pointers(schema.clone(), text), ["/n", "/m"]);
+        let text = r#"{"n": 7, "m": 18446744073709551616}"#;
+        let (message, found) = parse(text).unwrap();
+        let engine = jsonschema::validator_for(&visible(&schema)).unwrap();
+        let output = serde_json::to_value(engine.evaluate(&message).hierarchical()).unwrap();
+        let violations = kept(text, &message, &found, &output, &visible(&schema));
+        assert_eq!(violations.len(), 1);
+        assert_eq!(
+            violations[0].message,
+            "integer 18446744073709551616 is beyond the 64-bit range"
         );
     }
 }

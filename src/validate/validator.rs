@@ -373,12 +373,9 @@ impl Validator {
         if let Some(violation) = emptiness(text) {
             return Report::invalid(None, None, vec![violation]);
         }
-        let (value, found) = match serde_json::from_str(text) {
-            Ok(value) => (value, Vec::new()),
-            Err(err) => match faults::is_value_fault(&err).then(|| faults::parse(text)) {
-                Some(Some(read)) => read,
-                _ => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
-            },
+        let (value, found) = match faults::read(text, self.schema.rust_integers) {
+            Ok(read) => read,
+            Err(err) => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
         };
         let mut report = self.judge(&value, only, serde, Some(text));
         if !found.is_empty() {

@@ -5,9 +5,11 @@
 //!
 //! Every valid and unknown conformance vector is rewritten at every location: each value
 //! replaced by a fault, each object given an unknown key holding one (or holding a
-//! container with one inside), and each object given a key that is a fault. serde skips
-//! the value of a key its type does not declare and decodes everything else; the
-//! validators must say what serde says (src/validate/faults.rs).
+//! container with one inside), each object given a key that is a fault, each key of
+//! each object given twice, and each integer written as a float (`7.0`, `7e0`, `-0`) or
+//! beyond 64 bits. serde skips the value of a key its type does not declare
+//! and decodes everything else, and refuses a declared key twice; the validators must
+//! say what serde says (src/validate/faults.rs).
 
 use crate::support::vectors::load;
 
@@ -18,6 +20,9 @@ use symgen_protocols::all as registry;
 
 /// Stands for a fault in a message until it is written as text.
 const MARK: &str = "\u{1}fault\u{1}";
+
+/// Stands for a key given a second time until the message is written as text.
+const TWICE: &str = "\u{1}twice\u{1}";
 
 /// The faults, as JSON text: beyond f64, lone surrogates, nesting past the limit
 /// wherever it is put.
@@ -60,6 +65,22 @@ fn variants(message: &Value, pointer: &str) -> Vec<String> {
     let mut replaced = message.clone();
     *replaced.pointer_mut(pointer).unwrap() = Value::String(MARK.into());
     texts.extend(faults().iter().map(|fault| text_with(&replaced, fault)));
+    // Integral numbers serde_json reads as floats: a Rust integer refuses them.
+    if let Some(number) = message.pointer(pointer).and_then(Value::as_i64) {
+        let mut floats = vec![format!("{number}.0"), format!("{number}e0")];
+        if number == 0 {
+            floats.push("-0".into());
+        }
+        floats.push(
+            if number < 0 {
+                "-9223372036854775809"
+            } else {
+                "18446744073709551616"
+            }
+            .into(),
+        );
+        texts.extend(floats.iter().map(|float| text_with(&replaced, float)));
+    }
     if message.pointer(pointer).is_some_and(Value::is_object) {
         let inside = |value: Value| {
             let mut added = message.clone();
@@ -77,6 +98,26 @@ fn variants(message: &Value, pointer: &str) -> Vec<String> {
         }
         let keyed = text_with(&inside(Value::String(MARK.into())), "0");
         texts.push(keyed.replace(r#""zzUnknown""#, r#""zz\ud800Unknown""#));
+        // Each key given twice (the second time last), an unknown one included.
+        let mut keys: Vec<String> = message
+            .pointer(pointer)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        keys.push("zzUnknown".into());
+        for key in keys {
+            let mut twice = inside(Value::from(1));
+            let object = twice.pointer_mut(pointer).unwrap().as_object_mut().unwrap();
+            let value = object[&key].clone();
+            object.insert(TWICE.into(), value);
+            let quoted = serde_json::to_string(&key).unwrap();
+            texts.push(
+                text_with(&twice, "0").replace(&serde_json::to_string(TWICE).unwrap(), &quoted),
+            );
+        }
     }
     texts
 }

@@ -114,6 +114,25 @@ fn duplicate_envelope_keys_are_rejected() {
 }
 
 #[test]
+fn internally_tagged_refuses_the_tag_twice_wherever_it_is() {
+    // A peer whose JSON reader keeps the last value would read another message type.
+    for text in [
+        r#"{"type":"interrupt","type":"stdin_write","text":""}"#,
+        r#"{"type":"interrupt","text":"","type":"interrupt"}"#,
+        r#"{"text":"","type":"interrupt","type":"stdin_write"}"#,
+        r#"{"type":"worker_ready","type":"worker_ready"}"#,
+        r#"{"version":2,"type":"worker_ready","type":"other"}"#,
+    ] {
+        let err = decode::<WorkerToServer>(text).unwrap_err();
+        assert!(err.contains("duplicate field `type`"), "{text}: {err}");
+    }
+    // Any other key given twice is the payload type's business (an undeclared one is
+    // ignored, as ever).
+    let message: WorkerToServer = decode(r#"{"type":"interrupt","reason":1,"reason":2}"#).unwrap();
+    assert_eq!(message.tag(), "interrupt");
+}
+
+#[test]
 fn tag_and_enum_aliases_decode_to_canonical() {
     let request: DialecticRequest = decode(
         r#"{"type":"present-review","id":"x","payload":{"content":"c","mode":"UpdateSection","section":"S","base_uri":"/b"}}"#,

@@ -116,8 +116,13 @@ macro_rules! internally_tagged_union {
                 fn from_entries<E: de::Error>(
                     entries: Vec<(String, Box<$crate::__private::serde_json::value::RawValue>)>,
                 ) -> ::core::result::Result<$name, E> {
+                    let mut tags = entries.iter().filter(|(key, _)| key == $tag_key);
+                    let first = tags.next();
+                    if tags.next().is_some() {
+                        return Err(E::duplicate_field($tag_key));
+                    }
                     let text = $crate::object_text(&entries);
-                    let tag = match entries.iter().rev().find(|(key, _)| key == $tag_key) {
+                    let tag = match first {
                         Some((_, raw)) => match $crate::__private::serde_json::from_str::<Value>(raw.get()) {
                             Ok(Value::String(tag)) => tag,
                             Ok(other) => return Err($crate::__private::bad_tag::<E>($tag_key, &other)),
@@ -165,7 +170,9 @@ macro_rules! internally_tagged_union {
                             Value::String(tag) => tag,
                             other => return Err($crate::__private::bad_tag::<A::Error>($tag_key, &other)),
                         };
-                        let rest = de::value::MapAccessDeserializer::new(map);
+                        let rest = de::value::MapAccessDeserializer::new(
+                            $crate::__private::WithoutKey::new(map, $tag_key),
+                        );
                         match tag.as_str() {
                             $(
                                 $vtag $(| $valias)* => {

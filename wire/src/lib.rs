@@ -60,6 +60,6 @@ pub mod __private {
         EnumValueSpec, EnvelopeSpec, FieldSpec, const_schema, envelope_schema,
         internal_union_schema, string_enum_schema,
     };
-    pub use crate::support::{Tagged, bad_tag, content_or_empty};
+    pub use crate::support::{Tagged, WithoutKey, bad_tag, content_or_empty};
     pub use crate::trace::Tracer;
 }

@@ -203,3 +203,86 @@ where
 {
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
+
+/// The rest of an object whose tag key has been read: a map access that refuses the tag
+/// key a second time (serde's internally tagged unions do the same: `duplicate field`).
+/// Without it the payload type would skip the second tag as an undeclared key, and a
+/// peer whose JSON reader keeps the last value would read another message type.
+pub struct WithoutKey<A> {
+    map: A,
+    key: &'static str,
+}
+
+impl<A> WithoutKey<A> {
+    /// `map` from its next entry on, refusing `key`.
+    pub fn new(map: A, key: &'static str) -> Self {
+        Self { map, key }
+    }
+}
+
+impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for WithoutKey<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.map.next_key_seed(RefusingKey {
+            seed,
+            refused: self.key,
+        })
+    }
+
+    fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+/// A key seed that reads the key as a string, refuses one key, and hands the others on.
+struct RefusingKey<K> {
+    seed: K,
+    refused: &'static str,
+}
+
+impl<'de, K: serde::de::DeserializeSeed<'de>> serde::de::DeserializeSeed<'de> for RefusingKey<K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<K::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, K: serde::de::DeserializeSeed<'de>> serde::de::Visitor<'de> for RefusingKey<K> {
+    type Value = K::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, key: &'de str) -> Result<K::Value, E> {
+        if key == self.refused {
+            return Err(E::duplicate_field(self.refused));
+        }
+        self.seed
+            .deserialize(serde::de::value::BorrowedStrDeserializer::new(key))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<K::Value, E> {
+        if key == self.refused {
+            return Err(E::duplicate_field(self.refused));
+        }
+        self.seed
+            .deserialize(serde::de::value::StrDeserializer::new(key))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, key: String) -> Result<K::Value, E> {
+        self.visit_str(&key)
+    }
+}

@@ -254,17 +254,25 @@ fn numbers_beyond_u64_and_beyond_f64() {
         );
         assert!(v.message.starts_with("number out of range"), "{v:?}");
     }
-    // An integer written with a fraction: JSON Schema's data model calls 1.0 an integer,
-    // serde does not; the typed verdict stands and says why.
-    let report = p1().validate_str(&pid("7.0"));
-    assert_eq!(report.outcome, Outcome::Invalid);
-    let v = &report.violations[0];
-    assert_eq!(
-        (v.kind, v.pointer.as_str()),
-        (ViolationKind::WrongType, "/sender/shellPid"),
-        "{v:?}"
-    );
-    assert!(v.message.contains("floating point"), "{}", v.message);
+    // An integer written as a float: JSON Schema's data model calls 7.0 an integer,
+    // serde does not; where the schema gives a Rust integer format (`uint32`), both
+    // paths refuse it, and say why.
+    for (validator, n) in [
+        (p1(), "7.0"),
+        (p1().schema_only(), "7.0"),
+        (p1(), "-0"),
+        (p1().schema_only(), "7e0"),
+    ] {
+        let report = validator.validate_str(&pid(n));
+        assert_eq!(report.outcome, Outcome::Invalid);
+        let v = &report.violations[0];
+        assert_eq!(
+            (v.kind, v.pointer.as_str()),
+            (ViolationKind::WrongType, "/sender/shellPid"),
+            "{v:?}"
+        );
+        assert!(v.message.contains("float literal"), "{}", v.message);
+    }
     // Beyond i64, where f64 rounding lands exactly on the bound: still rejected.
     let p5 = Validator::for_protocol(&symgen_protocols::find("ck3lens").unwrap()).unwrap();
     let report = p5.validate_str(r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"ping"}"#);

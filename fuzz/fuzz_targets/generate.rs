@@ -1,9 +1,17 @@
 //! Every generator on arbitrary schemas: each renders files or returns a located
-//! error, never a panic.
+//! error, never a panic; and no text from the schema becomes code. Schema text that
+//! holds `@@` (no template writes it; the seeds in fuzz/seeds/generate/ carry it next to
+//! comment and string terminators) must never show up outside a comment or a string
+//! literal, and every comment and string a file opens must end
+//! (tests/it/support/code_tokens.rs, shared with the property test).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use symgen::emit::{self, Input};
+
+#[path = "../../tests/it/support/code_tokens.rs"]
+#[allow(dead_code)]
+mod code_tokens;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -20,6 +28,16 @@ fuzz_target!(|data: &[u8]| {
             options: &options,
             vectors: None,
         };
-        let _ = backend.render(&input);
+        let Ok(files) = backend.render(&input) else {
+            continue;
+        };
+        for file in files {
+            let Some(lang) = code_tokens::Lang::of(&file.path) else {
+                continue;
+            };
+            if let Err(why) = code_tokens::injected(lang, &file.contents) {
+                panic!("{} {}: {why}", backend.name(), file.path);
+            }
+        }
     }
 });

@@ -349,12 +349,25 @@ impl Literal {
     /// The literal as JSON text (`"a"`, `1`, `true`, `null`).
     pub fn to_json(&self) -> String {
         match self {
-            Literal::String(s) => Value::String(s.clone()).to_string(),
+            Literal::String(s) => json_string(s),
             Literal::Number(n) => n.to_string(),
             Literal::Bool(b) => b.to_string(),
             Literal::Null => "null".to_owned(),
         }
     }
+}
+
+/// `text` as a JSON string literal that the string syntax of every target language
+/// reads the same (JavaScript, Python): JSON's escapes, and also the line terminators
+/// JSON lets through raw (U+0085, U+2028, U+2029), so no reader can end a line in it.
+pub fn json_string(text: &str) -> String {
+    let json = Value::from(text).to_string();
+    if !json.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+        return json;
+    }
+    json.replace('\u{85}', "\\u0085")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
 }
 
 /// A choice between variants.

@@ -9,6 +9,7 @@ mod support;
 
 mod bench_inputs;
 mod emit_snapshots;
+mod injection;
 mod json_schema_test_suite;
 mod model;
 mod python_package;

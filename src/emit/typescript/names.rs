@@ -147,7 +147,7 @@ pub fn property_key(wire: &str) -> String {
     if is_identifier(wire) {
         wire.to_owned()
     } else {
-        serde_json::Value::String(wire.to_owned()).to_string()
+        crate::model::json_string(wire)
     }
 }
 

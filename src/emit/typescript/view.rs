@@ -10,6 +10,7 @@
 //! built from those and from literals as JSON.
 
 use super::layout::{self, Ts};
+use crate::model::json_string;
 
 /// Doc comment lines of a declaration (already split; see [`crate::emit::doc`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -148,7 +149,7 @@ impl Decl {
     /// checks the implementation with, naming the module's declarations as
     /// `import(declarations)`.
     pub fn js_doc(&self, declarations: &str) -> Doc {
-        let module = format!("import({})", serde_json::Value::from(declarations));
+        let module = format!("import({})", json_string(declarations));
         match self {
             Decl::Tags { doc, elements, .. } => {
                 let mut lines = doc.0.clone();
@@ -176,6 +177,7 @@ pub mod filters {
 
     use super::{AsDoc, Doc, Member, layout};
     use crate::emit::typescript::layout::Ts;
+    use crate::model::json_string;
 
     /// A doc comment at `indent` (ending in a newline), or nothing.
     #[askama::filter_fn]
@@ -301,7 +303,7 @@ pub mod filters {
                     })
                     .collect();
                 let specifier = crate::emit::typescript::specifier(&import.file, ext);
-                let from = format!(" from {};", serde_json::Value::from(specifier));
+                let from = format!(" from {};", json_string(&specifier));
                 match names.as_slice() {
                     [one] => format!("import type {{ {one} }}{from}"),
                     _ => layout::name_list("import type ", &names, &from),
@@ -330,7 +332,7 @@ pub mod filters {
             if crate::emit::typescript::names::is_identifier(key) {
                 format!("message.{key}")
             } else {
-                format!("message[{}]", serde_json::Value::from(key))
+                format!("message[{}]", json_string(key))
             },
         ))
     }
@@ -341,7 +343,7 @@ pub mod filters {
         text: S,
         _: &dyn askama::Values,
     ) -> askama::Result<Safe<String>> {
-        Ok(Safe(serde_json::Value::from(text.as_ref()).to_string()))
+        Ok(Safe(json_string(text.as_ref())))
     }
 
     /// Text for a `//` comment: one line, every line terminator escaped.

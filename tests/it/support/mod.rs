@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod code_tokens;
 pub mod schema_gen;
 pub mod vectors;
 

@@ -35,7 +35,9 @@ pub struct ValidateArgs {
     /// (e.g. a `type` or a JSON-RPC `method`).
     #[arg(long, value_name = "TYPE")]
     pub reply_to: Option<String>,
-    /// Judge messages as this root only (e.g. `PortFile`); default: any root.
+    /// Judge messages as this root only (e.g. `PortFile`), as a definition of the schema
+    /// (e.g. `CallToolRequest`, from `$defs` or `definitions`), or as any subschema
+    /// (`#/$defs/Request`); default: any root.
     #[arg(long, value_name = "ROOT")]
     pub root: Option<String>,
     /// Output format.
@@ -129,14 +131,31 @@ fn validator(
         },
         (None, None) => return Err(Error::Usage("give --protocol or --schema".into())),
     };
-    if let Some(root) = &args.root
-        && !validator.root_names().any(|r| r == root)
-    {
-        let roots: Vec<&str> = validator.root_names().collect();
-        return Err(Error::Usage(format!(
-            "no root `{root}`; the roots are {}",
-            roots.join(", ")
-        )));
+    let validator = match &args.root {
+        Some(root) => {
+            let mut known = format!(
+                "the roots are {}",
+                validator.root_names().collect::<Vec<_>>().join(", ")
+            );
+            let definitions = validator.definitions();
+            if !definitions.is_empty() {
+                known.push_str(&format!(
+                    "; the definitions are {}",
+                    super::compiled::list(&definitions, 20)
+                ));
+            }
+            validator.with_root(root).map_err(|err| match err {
+                Error::Usage(message) => Error::Usage(format!("{message}; {known}")),
+                other => other,
+            })?
+        }
+        None => validator,
+    };
+    if let Some(warning) = validator.accepts_anything_warning(args.root.as_deref()) {
+        eprintln!(
+            "symgen validate: warning: {}",
+            crate::files::escape_controls(&warning)
+        );
     }
     Ok(validator.with_max_errors(args.max_errors))
 }

@@ -152,6 +152,15 @@ fn rooted_at(document: &Value, pointer: &str) -> Value {
     Value::Object(copy)
 }
 
+/// At most `shown` of `names`, comma-separated, with the count when some are left out.
+pub fn list(names: &[String], shown: usize) -> String {
+    if names.len() <= shown {
+        names.join(", ")
+    } else {
+        format!("{}, … ({} in all)", names[..shown].join(", "), names.len())
+    }
+}
+
 impl CompiledSchema {
     /// Compiles `document`. A symgen document (with `x-symgen-protocol.roots`) gets one
     /// validator per root; any other schema is one root.
@@ -216,6 +225,65 @@ impl CompiledSchema {
             options,
             max_errors: DEFAULT_MAX_ERRORS,
         })
+    }
+
+    /// Adds a root for `selector` and returns its index: a definition's name (under
+    /// `$defs` or `definitions`) or a JSON Pointer into the document as a URI fragment
+    /// (`#/$defs/CallToolRequest`). The root is named `selector`. Bags of definitions
+    /// (many real schemas) are validated this way, a tagged union of definitions
+    /// included: it is dispatched on its tag like a built-in root.
+    pub fn add_root(&mut self, selector: &str) -> Result<usize> {
+        let pointer = match selector.strip_prefix('#') {
+            Some(fragment) => super::discriminator::fragment_pointer(fragment),
+            None => ["/$defs", "/definitions"]
+                .iter()
+                .map(|defs| crate::json_pointer::child(defs, selector))
+                .find(|pointer| self.document.pointer(pointer).is_some())
+                .ok_or_else(|| Error::Usage(format!("no root or definition `{selector}`")))?,
+        };
+        let node = self.document.pointer(&pointer).ok_or_else(|| {
+            Error::Usage(format!("`{selector}`: the schema has nothing at {pointer}"))
+        })?;
+        let content_key = node
+            .pointer("/x-symgen-envelope/content")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let union = union_of(&self.document, node);
+        let source = rooted_at(&self.document, &pointer);
+        self.roots.push(CompiledRoot {
+            engine: build(&self.options, &source)?,
+            union,
+            content_key,
+            name: selector.to_owned(),
+            source,
+            visible: OnceLock::new(),
+        });
+        Ok(self.roots.len() - 1)
+    }
+
+    /// The names under the document's `$defs` (or `definitions`), in document order.
+    pub fn definitions(&self) -> Vec<String> {
+        ["$defs", "definitions"]
+            .iter()
+            .filter_map(|key| self.document.get(*key)?.as_object())
+            .flat_map(|defs| defs.keys().cloned())
+            .collect()
+    }
+
+    /// Whether root `index` takes a value of every JSON type (`null`, `true`, `0`, `""`,
+    /// `[]`, `{}` all pass): the mark of a root that accepts any message, such as a bag
+    /// of definitions whose root asserts nothing.
+    pub fn accepts_anything(&self, index: usize) -> bool {
+        let probes = [
+            Value::Null,
+            Value::Bool(true),
+            Value::from(0),
+            Value::from(""),
+            Value::Array(Vec::new()),
+            Value::Object(Map::new()),
+        ];
+        let engine = &self.roots[index].engine;
+        probes.iter().all(|probe| engine.is_valid(probe))
     }
 
     /// The index of the root called `name`.

@@ -198,6 +198,62 @@ impl Validator {
         &self.schema.document
     }
 
+    /// The validator with `selector` as one more root, unless a root has that name: a
+    /// definition's name or a JSON Pointer fragment (`#/$defs/X`); see
+    /// [`CompiledSchema::add_root`]. Judge messages against it with
+    /// [`Self::validate_root_str`].
+    pub fn with_root(mut self, selector: &str) -> Result<Self> {
+        if self.root_names().any(|name| name == selector) {
+            return Ok(self);
+        }
+        self.schema.add_root(selector)?;
+        if !self.typed.is_empty() {
+            self.typed.push(None);
+        }
+        self.names = names(&self.schema, self.protocol.as_ref(), &self.typed);
+        self.routes = routes(&self.schema);
+        Ok(self)
+    }
+
+    /// The names of the document's definitions (`$defs`, `definitions`), which
+    /// [`Self::with_root`] takes.
+    pub fn definitions(&self) -> Vec<String> {
+        self.schema.definitions()
+    }
+
+    /// When every root (or the root called `only`) takes a value of every JSON type, a
+    /// warning that says so and names the definitions to choose from with `--root`.
+    pub fn accepts_anything_warning(&self, only: Option<&str>) -> Option<String> {
+        let indices: Vec<usize> = match only {
+            Some(name) => vec![self.schema.root_index(name)?],
+            None => (0..self.schema.roots.len()).collect(),
+        };
+        if indices.is_empty() || !indices.iter().all(|&i| self.schema.accepts_anything(i)) {
+            return None;
+        }
+        let names: Vec<&str> = indices
+            .iter()
+            .map(|&i| self.schema.roots[i].name.as_str())
+            .collect();
+        let definitions = self.schema.definitions();
+        let choose = if definitions.is_empty() {
+            "select a subschema with --root '#/json/pointer'".to_owned()
+        } else {
+            format!(
+                "choose one with --root: {}",
+                super::compiled::list(&definitions, 12)
+            )
+        };
+        Some(format!(
+            "the root {} accepts a value of every JSON type, so every message will be valid; {choose}",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+
     /// The names of the roots a message is judged against, in order.
     pub fn root_names(&self) -> impl Iterator<Item = &str> {
         self.schema.roots.iter().map(|r| r.name.as_str())

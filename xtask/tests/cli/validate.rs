@@ -117,7 +117,7 @@ fn usage_and_io_errors_exit_2_with_one_line() {
         ),
         (
             &["validate", "--protocol", "P5", "--root", "Nope", "a.jsonl"],
-            "no root `Nope`",
+            "no root or definition `Nope`; the roots are JsonRpcRequest, JsonRpcResponse, PortFile",
         ),
     ];
     for (args, expected) in cases {
@@ -287,5 +287,99 @@ fn root_restricts_the_judgement_to_one_root() {
         stdout(&port).contains("/port: required key `port` is missing"),
         "{}",
         stdout(&port)
+    );
+}
+
+/// A schema that is a bag of definitions (its root asserts nothing), one of them a
+/// union of requests tagged on `method`: real schemas often look like this.
+const BAG: &str = r##"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Ping": {"type": "object", "properties": {"method": {"const": "ping"}}, "required": ["method"]},
+    "Call": {"type": "object", "properties": {"method": {"const": "call"}, "name": {"type": "string"}}, "required": ["method", "name"]},
+    "Request": {"oneOf": [{"$ref": "#/$defs/Ping"}, {"$ref": "#/$defs/Call"}]}
+  }
+}"##;
+
+#[test]
+fn a_bag_of_definitions_warns_and_any_definition_can_be_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bag.json"), BAG).unwrap();
+    let lines = [
+        r#"{"method":"ping"}"#,
+        r#"{"method":"call","name":7}"#,
+        r#"{"method":"frob"}"#,
+        r#"[1]"#,
+    ];
+    std::fs::write(dir.path().join("in.jsonl"), lines.join("\n") + "\n").unwrap();
+
+    // The root accepts everything: every line is valid, and the CLI says why.
+    let out = symgen(
+        &["validate", "--schema", "bag.json", "in.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "warning: the root `schema` accepts a value of every JSON type, so every message will be valid; choose one with --root: Ping, Call, Request"
+        ),
+        "{}",
+        stderr(&out)
+    );
+
+    // A definition by name: the union dispatches on its tag.
+    for root in ["Request", "#/$defs/Request"] {
+        let out = symgen(
+            &[
+                "validate", "--schema", "bag.json", "--root", root, "in.jsonl",
+            ],
+            dir.path(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{root}");
+        let text = stdout(&out);
+        assert!(
+            text.contains("in.jsonl:2:25: call /name: must be a string; found number 7"),
+            "{text}"
+        );
+        assert!(text.contains("in.jsonl:3:"), "{text}");
+        assert!(text.contains("in.jsonl:4:"), "{text}");
+        assert!(
+            text.contains("summary: 4 message(s): 1 valid, 3 invalid, 0 unknown"),
+            "{text}"
+        );
+    }
+
+    // A name that is neither a root nor a definition: a usage error naming both.
+    let out = symgen(
+        &[
+            "validate", "--schema", "bag.json", "--root", "Pong", "in.jsonl",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "no root or definition `Pong`; the roots are schema; the definitions are Ping, Call, Request"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = symgen(
+        &[
+            "validate",
+            "--schema",
+            "bag.json",
+            "--root",
+            "#/$defs/Nope",
+            "in.jsonl",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("nothing at /$defs/Nope"),
+        "{}",
+        stderr(&out)
     );
 }

@@ -137,10 +137,15 @@ impl Summary {
         } else {
             OTHER_TYPES
         };
-        self.types
-            .entry(bucket.to_owned())
-            .or_default()
-            .add(report.outcome);
+        // The name is allocated once per type, not once per message.
+        match self.types.get_mut(bucket) {
+            Some(counts) => counts.add(report.outcome),
+            None => self
+                .types
+                .entry(bucket.to_owned())
+                .or_default()
+                .add(report.outcome),
+        }
     }
 
     /// Adds another summary's counts (e.g. of the next file).

@@ -13,7 +13,7 @@ pub const MAX_DEPTH: usize = 128;
 
 /// The bytes as text, or the violation that says why they are not.
 pub fn as_text(bytes: &[u8]) -> Result<&str, Box<Violation>> {
-    if let Some(offset) = bytes.iter().position(|&b| b == 0) {
+    if let Some(offset) = memchr::memchr(0, bytes) {
         let position = byte_position(bytes, offset);
         return Err(Box::new(
             Violation::new(

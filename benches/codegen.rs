@@ -39,6 +39,11 @@ struct Args {
     /// Only write the synthetic schema to this file and exit.
     #[arg(long)]
     write_schema: Option<PathBuf>,
+    /// Instead of the table: time every backend (TypeScript, Swift, Python) on synthetic
+    /// schemas of these sizes (named types, comma-separated), to show that generation
+    /// time grows linearly with the number of types.
+    #[arg(long, value_delimiter = ',', value_name = "TYPES")]
+    scaling: Vec<usize>,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -55,6 +60,9 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    if !args.scaling.is_empty() {
+        return scaling(&args.scaling, args);
+    }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let schema = synthetic_schema(args.types, SEED);
     let text = serde_json::to_string_pretty(&schema).map_err(|e| e.to_string())?;
@@ -262,4 +270,46 @@ fn print_group(schema: &str, rows: &[Row]) {
             Err(error) => println!("{:<30} {:<36} failed: {error}", row.schema, row.tool),
         }
     }
+}
+
+/// Per backend and size: the median time to render the package from the parsed schema
+/// (the model is built once per size and timed apart), and the time per type, which
+/// stays flat when generation is linear.
+fn scaling(sizes: &[usize], args: &Args) -> Result<(), String> {
+    println!("| types | model | backend | render (median) | per type |");
+    println!("|---:|---:|---|---:|---:|");
+    for &size in sizes {
+        let text =
+            serde_json::to_string(&synthetic_schema(size, SEED)).map_err(|e| e.to_string())?;
+        let start = Instant::now();
+        let modules = symgen::emit::modules_from_texts(&[("synthetic.schema.json".into(), text)])
+            .map_err(|e| e.to_string())?;
+        let model_ms = start.elapsed().as_secs_f64() * 1e3;
+        let options = toml::Table::new();
+        for backend in symgen::emit::backends() {
+            let input = symgen::emit::Input {
+                modules: &modules,
+                options: &options,
+                vectors: None,
+            };
+            let mut samples = Vec::new();
+            let deadline = Instant::now() + Duration::from_millis(args.min_ms);
+            while samples.len() < args.min_runs.max(1)
+                || (samples.len() < args.max_runs && Instant::now() < deadline)
+            {
+                let start = Instant::now();
+                let files = backend.render(&input).map_err(|e| e.to_string())?;
+                samples.push(start.elapsed().as_secs_f64() * 1e3);
+                std::hint::black_box(files);
+            }
+            samples.sort_by(f64::total_cmp);
+            let median = samples[samples.len() / 2];
+            println!(
+                "| {size} | {model_ms:.0} ms | {} | {median:.0} ms | {:.1} µs |",
+                backend.name(),
+                median * 1e3 / size as f64
+            );
+        }
+    }
+    Ok(())
 }

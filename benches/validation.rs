@@ -15,7 +15,7 @@
 
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -53,6 +53,11 @@ struct Args {
     /// Time one message per size with that many violations (comma-separated sizes).
     #[arg(long, value_delimiter = ',')]
     violations: Vec<usize>,
+    /// The CLI end to end: a stream of at least this many MiB (the corpus repeated),
+    /// validated by `symgen validate --schema` as a child process, by the same path in
+    /// process (`stream::validate_reader`), and by a `read_line` + `IgnoredAny` loop.
+    #[arg(long, value_name = "MIB")]
+    stream: Option<u64>,
     /// Print the approach keys, one a line, and exit.
     #[arg(long)]
     list_approaches: bool,
@@ -113,6 +118,12 @@ fn run(args: &Args) -> Result<(), String> {
     }
 
     let corpus_dir = args.corpus_dir.clone().unwrap_or_else(corpus::default_dir);
+    if let Some(mib) = args.stream {
+        for corpus in &corpora {
+            stream(corpus, mib, &corpus_dir, &schema_dir)?;
+        }
+        return Ok(());
+    }
     for corpus in &corpora {
         let path = corpus
             .write_jsonl(&corpus_dir)
@@ -296,5 +307,113 @@ fn many_violations(sizes: &[usize]) -> Result<(), String> {
             all.as_secs_f64() * 1e3
         );
     }
+    Ok(())
+}
+
+/// `--stream`: the CLI against the same validation in process and against the floor, on
+/// one stream file. The CLI's time and peak memory come from `/usr/bin/time`.
+fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<(), String> {
+    use std::io::{BufRead, BufReader, BufWriter, Write};
+    let err = |e: std::io::Error| e.to_string();
+    std::fs::create_dir_all(dir).map_err(err)?;
+    let path = dir.join(format!("{}-stream.jsonl", corpus.protocol));
+    let mut out = BufWriter::new(std::fs::File::create(&path).map_err(err)?);
+    let (mut bytes, mut lines) = (0u64, 0u64);
+    while bytes < mib << 20 {
+        for message in &corpus.messages {
+            out.write_all(message.text.as_bytes()).map_err(err)?;
+            out.write_all(b"\n").map_err(err)?;
+            bytes += message.text.len() as u64 + 1;
+            lines += 1;
+        }
+    }
+    out.flush().map_err(err)?;
+    drop(out);
+    let schema = schema_dir.join(format!("{}.schema.json", corpus.protocol));
+    let reader = || -> Result<BufReader<std::fs::File>, String> {
+        Ok(BufReader::with_capacity(
+            1 << 16,
+            std::fs::File::open(&path).map_err(err)?,
+        ))
+    };
+
+    // The floor: lines read and checked for syntax, nothing else.
+    let start = Instant::now();
+    let mut input = reader()?;
+    let mut line = String::new();
+    let mut seen = 0u64;
+    while input.read_line(&mut line).map_err(err)? > 0 {
+        let text = line.trim_end_matches('\n');
+        if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+            seen += 1;
+        }
+        line.clear();
+    }
+    let floor = start.elapsed().as_secs_f64();
+    assert_eq!(seen, lines, "every line is JSON");
+
+    // In process: what the CLI runs, without the CLI.
+    let validator =
+        symgen::validate::Validator::from_schema_file(&schema).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let summary = symgen::validate::stream::validate_reader(
+        &validator,
+        reader()?,
+        &symgen::validate::StreamOptions::default(),
+        |_| {},
+    )
+    .map_err(err)?;
+    let in_process = start.elapsed().as_secs_f64();
+    assert_eq!(summary.totals.valid, lines, "every line is valid");
+
+    // The CLI, as a child process.
+    let output = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "%e %U %S %M"])
+        .arg(env!("CARGO_BIN_EXE_symgen"))
+        .args(["validate", "--schema"])
+        .arg(&schema)
+        .arg(&path)
+        .output()
+        .map_err(|e| format!("/usr/bin/time: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "symgen validate failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let fields: Vec<f64> = stderr
+        .lines()
+        .last()
+        .unwrap_or("")
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    let [wall, _user, _sys, rss_kb] = fields[..] else {
+        return Err(format!("unexpected /usr/bin/time output: {stderr}"));
+    };
+    let mb = bytes as f64 / (1 << 20) as f64;
+    println!(
+        "{} stream: {:.0} MiB, {lines} messages (schema path: `validate --schema`)",
+        corpus.protocol, mb
+    );
+    for (name, seconds) in [
+        ("read_line + IgnoredAny (floor)", floor),
+        ("in process (stream::validate_reader)", in_process),
+        ("CLI `symgen validate --schema`", wall),
+    ] {
+        println!(
+            "  {name:<40} {:>8.2} s {:>8.0} MiB/s {:>10.0} msgs/s {:>6.2}x floor",
+            seconds,
+            mb / seconds,
+            lines as f64 / seconds,
+            seconds / floor
+        );
+    }
+    println!(
+        "  CLI / in process: {:.2}x; CLI peak RSS {:.1} MiB",
+        wall / in_process,
+        rss_kb / 1024.0
+    );
     Ok(())
 }

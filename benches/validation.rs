@@ -82,6 +82,9 @@ fn run(args: &Args) -> Result<(), String> {
         for approach in APPROACHES {
             println!("{}", approach.key);
         }
+        for key in support::approaches::COUNT_ONLY {
+            println!("{key}");
+        }
         return Ok(());
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

@@ -54,6 +54,9 @@ pub const APPROACHES: &[Approach] = &[
     },
 ];
 
+/// Approaches for `--count` only (instruction counts), not in the timed table.
+pub const COUNT_ONLY: &[&str] = &["symgen-rejected"];
+
 /// The key of the approach the "vs jsonschema" ratio divides by.
 pub const JSONSCHEMA: &str = "jsonschema";
 
@@ -125,6 +128,30 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
                     .count()
             }))
         }
+        // Not in the table (it would not accept the corpus): each message with one
+        // fault, a string value below the top level turned into a number, for
+        // `--count symgen-rejected` (benches/instructions.sh). Counts the rejections.
+        "symgen-rejected" => {
+            let validator = Validator::for_protocol(
+                &symgen_protocols::find(corpus.protocol).ok_or("unknown protocol")?,
+            )
+            .map_err(|e| e.to_string())?;
+            let faulty: Vec<String> = corpus
+                .messages
+                .iter()
+                .map(|m| with_one_fault(&m.text))
+                .collect();
+            Ok(Box::new(move || {
+                faulty
+                    .iter()
+                    .filter(|text| {
+                        black_box(
+                            validator.validate_str(black_box(text)).outcome == Outcome::Invalid,
+                        )
+                    })
+                    .count()
+            }))
+        }
         other => Err(format!("unknown approach {other:?}")),
     }
 }
@@ -171,4 +198,22 @@ pub fn typed_decoder(root: &str) -> Option<fn(&str) -> bool> {
         "PortFile" => decode::<PortFile>,
         _ => return None,
     })
+}
+
+/// `text` with its first string value below the top level replaced by the number 7.
+fn with_one_fault(text: &str) -> String {
+    fn first_string(value: &mut Value, depth: usize) -> bool {
+        match value {
+            Value::String(_) if depth >= 2 => {
+                *value = Value::from(7);
+                true
+            }
+            Value::Object(map) => map.values_mut().any(|v| first_string(v, depth + 1)),
+            Value::Array(items) => items.iter_mut().any(|v| first_string(v, depth + 1)),
+            _ => false,
+        }
+    }
+    let mut value: Value = serde_json::from_str(text).expect("corpus messages are JSON");
+    first_string(&mut value, 0);
+    value.to_string()
 }

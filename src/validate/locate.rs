@@ -111,9 +111,9 @@ pub fn position_of(text: &str, offset: usize) -> Position {
         offset -= 1;
     }
     let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
     Position {
-        line: before.bytes().filter(|&b| b == b'\n').count() as u64 + 1,
+        line: memchr::memchr_iter(b'\n', before.as_bytes()).count() as u64 + 1,
         column: before[line_start..].chars().count() as u64 + 1,
     }
 }
@@ -130,30 +130,23 @@ pub(super) fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// `pos` is at an opening quote; returns the offset just past the closing quote.
-fn skip_string(bytes: &[u8], mut pos: usize) -> usize {
-    pos += 1;
-    while let Some(&b) = bytes.get(pos) {
-        match b {
-            b'\\' => pos += 2,
-            b'"' => return pos + 1,
-            _ => pos += 1,
-        }
-    }
-    pos
+/// `pos` is at an opening quote; returns the offset just past the closing quote (the
+/// end of the text when there is none).
+fn skip_string(bytes: &[u8], pos: usize) -> usize {
+    string_end(bytes, pos).unwrap_or(bytes.len())
 }
 
 /// `pos` is at an opening quote; the offset just past the closing quote, if there is one.
+/// Jumps from one quote or backslash to the next.
 pub(super) fn string_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
     pos += 1;
-    while let Some(&b) = bytes.get(pos) {
-        match b {
-            b'\\' => pos += 2,
-            b'"' => return Some(pos + 1),
-            _ => pos += 1,
+    loop {
+        pos += memchr::memchr2(b'"', b'\\', bytes.get(pos..)?)?;
+        if bytes[pos] == b'"' {
+            return Some(pos + 1);
         }
+        pos += 2;
     }
-    None
 }
 
 /// `pos` is at the start of a value; returns the offset just past it.

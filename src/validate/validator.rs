@@ -84,7 +84,8 @@ enum RootVerdict {
 }
 
 /// serde's verdict on one root, from the fast path (`None` where it was not asked).
-type SerdeVerdicts = Vec<Option<Result<Accepted, String>>>;
+/// The error is kept as is: it is formatted only when no schema violation explains it.
+type SerdeVerdicts = Vec<Option<Result<Accepted, serde_json::Error>>>;
 
 fn names(
     schema: &CompiledSchema,
@@ -411,9 +412,9 @@ impl Validator {
                 ));
             }
             if serde.is_empty() {
-                serde.resize(self.schema.roots.len(), None);
+                serde.resize_with(self.schema.roots.len(), || None);
             }
-            serde[index] = Some(verdict.map_err(|err| err.to_string()));
+            serde[index] = Some(verdict);
         }
         match self.all_unknown(&serde, only) {
             Some(report) => Ok(report),
@@ -531,7 +532,7 @@ impl Validator {
                 Some(Err(message)) => {
                     let mut violations = self.schema.violations(index, value);
                     if violations.is_empty() {
-                        violations.push(self.serde_fallback(index, text, &message));
+                        violations.push(self.serde_fallback(index, text, &message.to_string()));
                     }
                     RootVerdict::Rejected {
                         violations,

@@ -31,13 +31,8 @@ fuzz_target!(|data: &[u8]| {
         let Ok(files) = backend.render(&input) else {
             continue;
         };
-        for file in files {
-            let Some(lang) = code_tokens::Lang::of(&file.path) else {
-                continue;
-            };
-            if let Err(why) = code_tokens::injected(lang, &file.contents) {
-                panic!("{} {}: {why}", backend.name(), file.path);
-            }
+        if let Err(why) = code_tokens::check_files(&files) {
+            panic!("{}: {why}", backend.name());
         }
     }
 });

@@ -72,6 +72,26 @@ pub fn injected(lang: Lang, text: &str) -> Result<(), String> {
     }
 }
 
+/// Every generated file checked: its path stays inside the output directory and holds
+/// no schema text, and no schema text is code in it (see [`injected`]). The error names
+/// the file.
+pub fn check_files(files: &[symgen::emit::OutputFile]) -> Result<(), String> {
+    for file in files {
+        let inside = !file.path.starts_with('/')
+            && file
+                .path
+                .split('/')
+                .all(|part| part != ".." && !part.is_empty());
+        if !inside || file.path.contains(MARKER) {
+            return Err(format!("a path from schema text: {:?}", file.path));
+        }
+        if let Some(lang) = Lang::of(&file.path) {
+            injected(lang, &file.contents).map_err(|why| format!("{}: {why}", file.path))?;
+        }
+    }
+    Ok(())
+}
+
 struct Lexer {
     lang: Lang,
     chars: Vec<char>,

@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use symgen::emit::{self, Input};
+use symgen::emit;
 
 #[path = "../../tests/it/support/code_tokens.rs"]
 #[allow(dead_code)]
@@ -21,18 +21,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(modules) = emit::modules_from_texts(&texts) else {
         return;
     };
-    let options = toml::Table::new();
-    for backend in emit::backends() {
-        let input = Input {
-            modules: &modules,
-            options: &options,
-            vectors: None,
-        };
-        let Ok(files) = backend.render(&input) else {
-            continue;
-        };
-        if let Err(why) = code_tokens::check_files(&files) {
-            panic!("{}: {why}", backend.name());
-        }
+    if let Err(why) = code_tokens::render_and_check(&modules) {
+        panic!("{why}");
     }
 });

@@ -72,6 +72,27 @@ pub fn injected(lang: Lang, text: &str) -> Result<(), String> {
     }
 }
 
+/// Renders `modules` with every backend (default options, no vectors) and checks the
+/// files of each that renders ([`check_files`]): the names of those that rendered, or
+/// the first finding, naming the backend.
+pub fn render_and_check(modules: &[symgen::emit::Module]) -> Result<Vec<&'static str>, String> {
+    let options = toml::Table::new();
+    let mut rendered = Vec::new();
+    for backend in symgen::emit::backends() {
+        let input = symgen::emit::Input {
+            modules,
+            options: &options,
+            vectors: None,
+        };
+        let Ok(files) = backend.render(&input) else {
+            continue;
+        };
+        check_files(&files).map_err(|why| format!("{}: {why}", backend.name()))?;
+        rendered.push(backend.name());
+    }
+    Ok(rendered)
+}
+
 /// Every generated file checked: its path stays inside the output directory and holds
 /// no schema text, and no schema text is code in it (see [`injected`]). The error names
 /// the file.

@@ -19,7 +19,13 @@ import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
 
 const crateRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const PROTOCOLS = ["symposium", "taskspace-state", "dialectic", "worker-sideband", "ck3lens"];
+const PROTOCOLS = [
+  "symposium",
+  "taskspace-state",
+  "dialectic",
+  "worker-sideband",
+  "ck3lens",
+];
 
 function parseArgs(argv) {
   const args = {
@@ -58,7 +64,10 @@ function discriminatorTag(oneOf) {
         const prop = branch.properties?.[key];
         if (!prop) return false;
         if (typeof prop.const === "string") return true;
-        return Array.isArray(prop.enum) && prop.enum.every((v) => typeof v === "string");
+        return (
+          Array.isArray(prop.enum) &&
+          prop.enum.every((v) => typeof v === "string")
+        );
       }),
     ) ?? null
   );
@@ -94,7 +103,11 @@ function withDiscriminators(schema) {
 }
 
 function compile(schema, discriminator) {
-  const ajv = new Ajv2020({ strict: false, validateFormats: false, discriminator });
+  const ajv = new Ajv2020({
+    strict: false,
+    validateFormats: false,
+    discriminator,
+  });
   return ajv.compile(schema);
 }
 
@@ -126,17 +139,23 @@ function measure(approaches, lines, rounds, sampleMs) {
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
-  console.log(`node ${process.version}, ajv ${JSON.parse(readFileSync(join(crateRoot, "benches/node/node_modules/ajv/package.json"))).version}`);
+  console.log(
+    `node ${process.version}, ajv ${JSON.parse(readFileSync(join(crateRoot, "benches/node/node_modules/ajv/package.json"))).version}`,
+  );
   for (const id of args.protocols) {
     const corpusPath = join(args.corpusDir, `${id}.jsonl`);
     let text;
     try {
       text = readFileSync(corpusPath, "utf8");
     } catch {
-      throw new Error(`${corpusPath} is missing: run \`cargo bench --bench validation\` first`);
+      throw new Error(
+        `${corpusPath} is missing: run \`cargo bench --bench validation\` first`,
+      );
     }
     const lines = text.split("\n").filter((line) => line.length > 0);
-    const schema = JSON.parse(readFileSync(join(args.schemaDir, `${id}.schema.json`), "utf8"));
+    const schema = JSON.parse(
+      readFileSync(join(args.schemaDir, `${id}.schema.json`), "utf8"),
+    );
     const plain = compile(schema, false);
     const tagged = withDiscriminators(schema);
     const approaches = [
@@ -181,9 +200,15 @@ function main() {
       }
     }
     const rates = measure(approaches, lines, args.rounds, args.sampleMs);
-    const avg = Math.round(lines.reduce((n, l) => n + Buffer.byteLength(l), 0) / lines.length);
-    console.log(`\n${id} (${lines.length} messages, avg ${avg} B): median of ${args.rounds} rounds`);
-    console.log(`  ${"approach".padEnd(44)} ${"msgs/s".padStart(12)} ${"µs/msg".padStart(8)} ${"vs parse".padStart(9)} ${"vs ajv".padStart(8)}`);
+    const avg = Math.round(
+      lines.reduce((n, l) => n + Buffer.byteLength(l), 0) / lines.length,
+    );
+    console.log(
+      `\n${id} (${lines.length} messages, avg ${avg} B): median of ${args.rounds} rounds`,
+    );
+    console.log(
+      `  ${"approach".padEnd(44)} ${"msgs/s".padStart(12)} ${"µs/msg".padStart(8)} ${"vs parse".padStart(9)} ${"vs ajv".padStart(8)}`,
+    );
     approaches.forEach((approach, i) => {
       const rate = rates[i];
       console.log(

@@ -38,7 +38,9 @@ function parseArgs(argv) {
 }
 
 function typeName(file) {
-  const stem = basename(file).replace(/\.schema\.json$/, "").replace(/\.json$/, "");
+  const stem = basename(file)
+    .replace(/\.schema\.json$/, "")
+    .replace(/\.json$/, "");
   return stem.replace(/(^|[-_])(\w)/g, (_, __, c) => c.toUpperCase());
 }
 
@@ -50,7 +52,10 @@ const tools = {
       unreachableDefinitions: true,
     }),
   "json-schema-to-typescript+prettier": (text, name) =>
-    compile(JSON.parse(text), name, { bannerComment: "", unreachableDefinitions: true }),
+    compile(JSON.parse(text), name, {
+      bannerComment: "",
+      unreachableDefinitions: true,
+    }),
   quicktype: quicktypeTypeScript,
 };
 
@@ -61,13 +66,20 @@ async function time(tool, text, name, minMs, minRuns, maxRuns) {
   // One warm-up run (JIT, module loading), then at least minRuns runs, more until minMs
   // has passed, at most maxRuns.
   output = await tool(text, name);
-  while (samples.length < minRuns || (samples.length < maxRuns && performance.now() < deadline)) {
+  while (
+    samples.length < minRuns ||
+    (samples.length < maxRuns && performance.now() < deadline)
+  ) {
     const start = performance.now();
     output = await tool(text, name);
     samples.push(performance.now() - start);
   }
   samples.sort((a, b) => a - b);
-  return { ms: samples[Math.floor(samples.length / 2)], runs: samples.length, output };
+  return {
+    ms: samples[Math.floor(samples.length / 2)],
+    runs: samples.length,
+    output,
+  };
 }
 
 async function main() {
@@ -88,10 +100,21 @@ async function main() {
         );
         const dir = join(args.out, toolName);
         mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, `${basename(file).replace(/\.json$/, "")}.ts`), output);
-        Object.assign(record, { ok: true, ms_median: ms, runs, bytes: Buffer.byteLength(output) });
+        writeFileSync(
+          join(dir, `${basename(file).replace(/\.json$/, "")}.ts`),
+          output,
+        );
+        Object.assign(record, {
+          ok: true,
+          ms_median: ms,
+          runs,
+          bytes: Buffer.byteLength(output),
+        });
       } catch (error) {
-        Object.assign(record, { ok: false, error: String(error?.message ?? error).split("\n")[0] });
+        Object.assign(record, {
+          ok: false,
+          error: String(error?.message ?? error).split("\n")[0],
+        });
       }
       console.log(JSON.stringify(record));
     }

@@ -6,7 +6,7 @@
 use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
-use symgen::validate::{Outcome, Validator};
+use symgen::validate::Validator;
 
 struct Pair {
     protocol: symgen::Protocol,
@@ -27,14 +27,8 @@ static PAIRS: LazyLock<Vec<Pair>> = LazyLock::new(|| {
         .collect()
 });
 
-/// serde's verdict on `text` as one root: the typed decode alone.
-fn serde_verdict(pair: &Pair, root: &str, text: &str) -> Option<Outcome> {
-    Some(match pair.protocol.root_named(root)?.check(text) {
-        Ok(accepted) if accepted.unknown => Outcome::Unknown,
-        Ok(_) => Outcome::Valid,
-        Err(_) => Outcome::Invalid,
-    })
-}
+#[path = "../../tests/it/support/verdict.rs"]
+mod verdict;
 
 fuzz_target!(|data: &[u8]| {
     for pair in PAIRS.iter() {
@@ -51,8 +45,10 @@ fuzz_target!(|data: &[u8]| {
         };
         for root in pair.protocol.roots() {
             let report = pair.schema.validate_root_str(root.name(), text);
-            let (Some(report), Some(serde)) = (report, serde_verdict(pair, root.name(), text))
-            else {
+            let (Some(report), Some(serde)) = (
+                report,
+                verdict::serde_verdict(&pair.protocol, root.name(), text),
+            ) else {
                 continue;
             };
             assert_eq!(

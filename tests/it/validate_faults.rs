@@ -12,9 +12,9 @@
 //! say what serde says (src/validate/faults.rs).
 
 use crate::support::vectors::load;
+use crate::support::verdict::serde_verdict;
 
 use serde_json::{Map, Value};
-use symgen::Protocol;
 use symgen::validate::{MAX_DEPTH, Outcome, Validator};
 use symgen_protocols::all as registry;
 
@@ -122,15 +122,6 @@ fn variants(message: &Value, pointer: &str) -> Vec<String> {
     texts
 }
 
-/// serde's verdict: the typed decode alone (a round trip would also re-encode).
-fn serde_verdict(protocol: &Protocol, root: &str, text: &str) -> Outcome {
-    match protocol.root_named(root).unwrap().check(text) {
-        Ok(accepted) if accepted.unknown => Outcome::Unknown,
-        Ok(_) => Outcome::Valid,
-        Err(_) => Outcome::Invalid,
-    }
-}
-
 #[test]
 fn typed_path_schema_path_and_serde_agree_on_faults() {
     let (mut decoded, mut skipped) = (0, 0);
@@ -144,7 +135,7 @@ fn typed_path_schema_path_and_serde_agree_on_faults() {
                 pointers(&vector.message, String::new(), &mut at);
                 for pointer in &at {
                     for text in variants(&vector.message, pointer) {
-                        let serde = serde_verdict(&protocol, &vector.root, &text);
+                        let serde = serde_verdict(&protocol, &vector.root, &text).unwrap();
                         for (mode, validator) in [("typed", &typed), ("schema-only", &schema)] {
                             let report = validator.validate_root_str(&vector.root, &text).unwrap();
                             if report.outcome != serde {

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod code_tokens;
 pub mod schema_gen;
 pub mod vectors;
+pub mod verdict;
 
 #[path = "../../../benches/support/mod.rs"]
 pub mod bench;

@@ -584,30 +584,44 @@ impl Validator {
         if let Some(report) = accepted(Outcome::Valid) {
             return report;
         }
+        // The root that rejected the message best, by position (its violations are then
+        // moved into the report, not copied).
         let rejected = |need_tag: bool| {
             verdicts
                 .iter()
-                .filter_map(|(index, v)| match v {
+                .enumerate()
+                .filter_map(|(at, (_, v))| match v {
                     RootVerdict::Rejected {
                         violations,
                         knows_tag,
-                        tag,
-                    } if *knows_tag || !need_tag => Some((index, violations, tag)),
+                        ..
+                    } if *knows_tag || !need_tag => Some((at, fit(violations))),
                     _ => None,
                 })
-                .min_by_key(|(_, violations, _)| fit(violations))
-                .map(|(index, violations, tag)| {
-                    Report::invalid(self.root_name(*index), tag.clone(), violations.clone())
-                })
+                .min_by_key(|&(_, fit)| fit)
+                .map(|(at, _)| at)
         };
-        if let Some(report) = rejected(true) {
-            return report;
+        let report =
+            |mut verdicts: Vec<(usize, RootVerdict)>, at: usize| match verdicts.swap_remove(at) {
+                (
+                    index,
+                    RootVerdict::Rejected {
+                        violations, tag, ..
+                    },
+                ) => Report::invalid(self.root_name(index), tag, violations),
+                (index, RootVerdict::Accepted { outcome, tag }) => {
+                    Report::accepted(outcome, self.root_name(index), tag)
+                }
+            };
+        if let Some(at) = rejected(true) {
+            return report(verdicts, at);
         }
         if let Some(report) = accepted(Outcome::Unknown) {
             return report;
         }
-        rejected(false).unwrap_or_else(|| {
-            Report::invalid(
+        match rejected(false) {
+            Some(at) => report(verdicts, at),
+            None => Report::invalid(
                 None,
                 None,
                 vec![Violation::new(
@@ -615,8 +629,8 @@ impl Validator {
                     "",
                     "the schema has no root to validate against",
                 )],
-            )
-        })
+            ),
+        }
     }
 
     /// The violation for a message serde rejects while the schema walk finds nothing

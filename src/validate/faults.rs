@@ -33,7 +33,7 @@ use serde_json::{Map, Number, Value};
 
 use super::locate::{position_of, skip_value, skip_ws, string_end};
 use super::report::{Violation, ViolationKind};
-use super::text::MAX_DEPTH;
+use super::text::{MAX_DEPTH, beyond_64_bits, is_number_byte};
 use crate::json_pointer;
 
 /// A value serde_json could not take, where it was.
@@ -281,13 +281,8 @@ impl Reader<'_> {
                 b'n' => self.word(&mut pos, "null", Value::Null)?,
                 _ => {
                     let start = pos;
-                    while matches!(
-                        self.bytes.get(pos),
-                        Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
-                    ) {
-                        pos += 1;
-                    }
-                    let token = &self.text[start..pos];
+                    let token = number_token(self.text, start);
+                    pos += token.len();
                     match token.parse::<Number>() {
                         Ok(number) => {
                             if number.as_f64().is_some_and(|f| f.fract() == 0.0) && number.is_f64()
@@ -322,11 +317,7 @@ impl Reader<'_> {
                         let member = std::mem::take(key);
                         if map.contains_key(&member) {
                             let pointer = json_pointer::child(own, &member);
-                            self.faults.push(Fault {
-                                pointer,
-                                offset: *at,
-                                what: FaultKind::Duplicate,
-                            });
+                            self.fault(pointer, *at, FaultKind::Duplicate);
                         }
                         map.insert(member, value);
                         if more {
@@ -645,7 +636,8 @@ pub fn substitute(text: &str, violations: &mut Vec<Violation>, found: &[Fault]) 
 fn number_token(text: &str, offset: usize) -> &str {
     let rest = text.get(offset..).unwrap_or("");
     let end = rest
-        .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
+        .bytes()
+        .position(|b| !is_number_byte(b))
         .unwrap_or(rest.len());
     &rest[..end]
 }
@@ -679,10 +671,7 @@ pub fn violation(text: &str, fault: &Fault) -> Violation {
                     ),
                 )
             } else {
-                (
-                    ViolationKind::OutOfRange,
-                    format!("integer {token} is beyond the 64-bit range"),
-                )
+                (ViolationKind::OutOfRange, beyond_64_bits(token))
             }
         }
         FaultKind::Duplicate => {

@@ -94,7 +94,7 @@ pub fn serde_position(text: &str, line: usize, column: usize) -> Position {
 /// where it stopped reading: the literal's last character), with where it starts.
 pub fn number_at(text: &str, line: usize, column: usize) -> Option<(Position, &str)> {
     let bytes = text.as_bytes();
-    let is_number = |b: u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
+    let is_number = is_number_byte;
     let mut stop = offset_of_line_column(text, line, column);
     while stop < bytes.len() && is_number(bytes[stop]) {
         stop += 1;
@@ -106,6 +106,16 @@ pub fn number_at(text: &str, line: usize, column: usize) -> Option<(Position, &s
     let token = &text[start..stop];
     let first = token.bytes().next()?;
     (first.is_ascii_digit() || first == b'-').then(|| (position_of(text, start), token))
+}
+
+/// Whether `b` can be part of a JSON number token.
+pub fn is_number_byte(b: u8) -> bool {
+    b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')
+}
+
+/// What an integer literal no 64-bit type holds is (serde_json read it as a float).
+pub fn beyond_64_bits(literal: &str) -> String {
+    format!("integer {literal} is beyond the 64-bit range")
 }
 
 /// The violation for text serde_json cannot parse as JSON.

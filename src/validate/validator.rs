@@ -696,7 +696,7 @@ fn serde_violation(text: &str, err: &DecodeError) -> Violation {
         let integer = !number.contains(['.', 'e', 'E']);
         if integer && number.parse::<i64>().is_err() && number.parse::<u64>().is_err() {
             violation.kind = ViolationKind::OutOfRange;
-            violation.message = format!("integer {number} is beyond the 64-bit range");
+            violation.message = super::text::beyond_64_bits(number);
             violation.expected = Some("an integer within i64 or u64".into());
             violation.found = Some(number.to_owned());
         }

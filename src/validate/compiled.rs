@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
-use super::faults::{self, Fault, FaultKind};
+use super::faults::{self, Fault};
 use super::report::Violation;
 use super::retrieve::LocalRetriever;
 use crate::{Error, Result};
@@ -341,23 +341,14 @@ impl CompiledSchema {
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
             })
         });
-        // The raw part is free-form: an integral float is a number like any other, and
-        // a key given twice is last-wins, but for the union's own keys, the content key
-        // and the tag, which are duplicate fields.
         let tag_at = root
             .union
             .as_ref()
             .map(|d| crate::json_pointer::child("", &d.key));
+        let own_keys: Vec<&str> = raw_at.iter().chain(&tag_at).map(String::as_str).collect();
         let mut violations: Vec<Violation> = raw
             .iter()
-            .filter(|fault| match fault.what {
-                FaultKind::FloatInteger => false,
-                FaultKind::Duplicate => {
-                    raw_at.as_ref() == Some(&fault.pointer)
-                        || tag_at.as_ref() == Some(&fault.pointer)
-                }
-                _ => true,
-            })
+            .filter(|fault| faults::counts_raw(fault, &own_keys))
             .map(|fault| faults::violation(text, fault))
             .collect();
         violations.extend(self.decoded_faults(root, text, value, &found));

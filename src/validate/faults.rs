@@ -632,6 +632,18 @@ pub fn substitute(text: &str, violations: &mut Vec<Violation>, found: &[Fault]) 
     });
 }
 
+/// Whether a fault in the raw part of a message (kept as free-form JSON, R4) is one:
+/// a value fault is; an integral float is a number like any other there, and a key
+/// given twice is last-wins, but for the union's own keys (`own_keys`: the pointers of
+/// the content key and the tag), which are duplicate fields.
+pub fn counts_raw(fault: &Fault, own_keys: &[&str]) -> bool {
+    match fault.what {
+        FaultKind::FloatInteger => false,
+        FaultKind::Duplicate => own_keys.contains(&fault.pointer.as_str()),
+        _ => true,
+    }
+}
+
 /// The number token at `offset` in `text`.
 fn number_token(text: &str, offset: usize) -> &str {
     let rest = text.get(offset..).unwrap_or("");

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Rust: formatting, lints, the test suite, and the drift check.
+# Rust: formatting, lints, the test suite, and the drift check; then `symgen rust` (types
+# written by typify) on schemas symgen did not write: the fixture schemas build, and the
+# real-world corpus's crate builds warning-free and round-trips every published instance.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# shellcheck source=scripts/real-corpus.sh
+. scripts/real-corpus.sh
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 log=$(mktemp)
-trap 'rm -f "$log" "$log.package"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$log" "$log.package" "$work"' EXIT
 cargo test --workspace --locked 2>&1 | tee "$log"
 # The official JSON Schema Test Suite (draft 2020-12) through symgen's validator. The
 # suite lives beside the repository (shared/), not in it; the test fails if it is missing.
@@ -26,7 +32,29 @@ if ! cargo package --workspace --exclude symgen-protocols --exclude xtask --allo
   exit 1
 fi
 
+# `symgen rust`: generated crates share one target directory (serde is built once) and
+# must build without a warning.
+cargo build --quiet --locked --bin symgen
+symgen=$(pwd)/target/debug/symgen
+export CARGO_TARGET_DIR="$work/target" RUSTFLAGS="-D warnings"
+fixtures=$(find tests/fixtures/schemas -name '*.json' | wc -l)
+mkdir -p "$work/fixtures"
+"$symgen" rust --schema tests/fixtures/schemas --out "$work/fixtures" 2>/dev/null
+(cd "$work/fixtures" && cargo build --quiet)
+real_corpus "$work/real" rust
+(cd "$work/real/generated/rust" && cargo test --quiet -- --nocapture 2>&1) >"$work/real.log" || {
+  cat "$work/real.log"
+  exit 1
+}
+real_valid=$(sed -n 's/^symgen-vectors: \([0-9]*\) valid vectors round-trip$/\1/p' "$work/real.log")
+real_schemas=$(find "$work/real/schemas" -maxdepth 1 -name '*.json' | wc -l)
+if [ "${real_valid:-0}" -ne "$(real_instances "$work/real")" ]; then
+  echo "test-rust: ${real_valid:-0} of $(real_instances "$work/real") corpus instances round-trip" >&2
+  exit 1
+fi
+unset CARGO_TARGET_DIR RUSTFLAGS
+
 # Sum the "test result:" lines of every test binary.
 read -r pass fail < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")
-echo "rust: $pass tests passed, $fail failed; clippy, fmt and 'symgen check' clean; symgen and symgen-wire package and verify" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
-echo "$pass $fail" >>"${SYMGEN_COUNTS:-/dev/null}"
+echo "rust: $pass tests passed, $fail failed; clippy, fmt and 'symgen check' clean; symgen and symgen-wire package and verify; symgen rust (typify): $fixtures fixture schemas build, real-world corpus: $real_schemas schemas build warning-free, $real_valid published instances re-encode equal" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "$((pass + fixtures + real_schemas + real_valid)) $fail" >>"${SYMGEN_COUNTS:-/dev/null}"

@@ -10,7 +10,8 @@
 //! # need the types: schema, generate, check, validate --protocol.
 //! command = ["cargo", "run", "--quiet", "--package", "xtask", "--"]
 //!
-//! # Which languages `generate` and `check` emit (default: every language symgen has).
+//! # Which languages `generate` and `check` emit (default: every language symgen has but
+//! # `rust`, which is for schemas the project does not own).
 //! languages = ["typescript", "swift"]
 //!
 //! [schema]
@@ -172,6 +173,7 @@ impl Project {
         let names: Vec<String> = match table.remove("languages") {
             None => emit::backends()
                 .iter()
+                .filter(|b| b.by_default())
                 .map(|b| b.name().to_owned())
                 .collect(),
             Some(value) => value.try_into().map_err(|_| {

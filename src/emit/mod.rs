@@ -16,6 +16,7 @@ pub mod escape;
 mod link;
 pub mod names;
 pub mod python;
+pub mod rust;
 pub mod swift;
 pub mod text;
 pub mod typescript;
@@ -44,13 +45,23 @@ pub trait Backend: Sync + fmt::Debug {
     /// Checks the language's options (its `symgen.toml` table without `dir`); the
     /// message names the offending key.
     fn check_options(&self, options: &toml::Table) -> std::result::Result<(), String>;
+    /// Whether `generate` and `check` emit it when `symgen.toml` lists no `languages`
+    /// (a language for schemas the project does not own is only emitted when asked).
+    fn by_default(&self) -> bool {
+        true
+    }
     /// Renders the package for `input`.
     fn render(&self, input: &Input<'_>) -> std::result::Result<Vec<OutputFile>, EmitError>;
 }
 
 /// Every language symgen emits, in the order `generate` writes them.
 pub fn backends() -> &'static [&'static dyn Backend] {
-    &[&typescript::TypeScript, &swift::Swift, &python::Python]
+    &[
+        &typescript::TypeScript,
+        &swift::Swift,
+        &python::Python,
+        &rust::Rust,
+    ]
 }
 
 /// The backend called `name` (or whose subcommand is `name`).

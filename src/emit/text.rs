@@ -44,6 +44,23 @@ pub fn indented(text: &str, spaces: usize) -> String {
         .join("\n")
 }
 
+/// A TOML basic string: quotes, backslashes and control characters escaped.
+pub fn toml_string(text: &str) -> String {
+    let mut out = String::from('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() || is_line_terminator(c) => {
+                out.push_str(&format!("\\u{:04X}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::one_line;

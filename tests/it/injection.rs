@@ -2,9 +2,10 @@
 //! piece of text (file name, `$defs` and property names, titles, descriptions, enum and
 //! `const` values, tags, defaults, examples, formats) is made of what ends comments and
 //! strings in some language (every Unicode line terminator, `*/`, quotes, backslashes,
-//! `${`, `\(`, `#`, triple quotes) around a marker no template writes. Every file every
-//! generator renders is read as its language reads it (`support::code_tokens`): the
-//! marker must never be code, and every string and comment must end.
+//! `${`, `\(`, `#`, triple quotes, Markdown code fences and indents, which rustdoc would
+//! run) around a marker no template writes. Every file every generator renders is read
+//! as its language reads it (`support::code_tokens`): the marker must never be code,
+//! and every string and comment must end.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -32,6 +33,9 @@ const PIECES: &[&str] = &[
     "\"",
     "'",
     "`",
+    "```",
+    "~~~",
+    "    ",
     "\\",
     "${",
     "\\(",

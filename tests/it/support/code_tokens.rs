@@ -17,6 +17,7 @@ pub enum Lang {
     Python,
     Json,
     Toml,
+    Rust,
 }
 
 impl Lang {
@@ -30,6 +31,7 @@ impl Lang {
             "py" | "pyi" => Self::Python,
             "json" => Self::Json,
             "toml" => Self::Toml,
+            "rs" => Self::Rust,
             _ => return None,
         })
     }
@@ -54,6 +56,7 @@ pub fn code(lang: Lang, text: &str) -> Result<String, String> {
         chars: text.chars().collect(),
         at: 0,
         code: String::with_capacity(text.len()),
+        in_doc_fence: false,
     };
     lexer.code_until(None)?;
     Ok(lexer.code)
@@ -118,6 +121,8 @@ struct Lexer {
     chars: Vec<char>,
     at: usize,
     code: String,
+    /// Inside a fenced block of a non-Rust language in Rust doc comments.
+    in_doc_fence: bool,
 }
 
 impl Lexer {
@@ -148,9 +153,12 @@ impl Lexer {
             } else if Some(c) == opener {
                 depth += 1;
             }
-            let slash_comments = matches!(self.lang, Lang::Js | Lang::Swift);
+            let slash_comments = matches!(self.lang, Lang::Js | Lang::Swift | Lang::Rust);
             let hash_comments = matches!(self.lang, Lang::Python | Lang::Toml);
             if (slash_comments && self.starts_with("//")) || (hash_comments && c == '#') {
+                if self.lang == Lang::Rust {
+                    self.rust_doc_line()?;
+                }
                 while self.peek(0).is_some_and(|c| !ends_line(c)) {
                     self.at += 1;
                 }
@@ -175,7 +183,7 @@ impl Lexer {
 
     /// `/* ... */`; Swift's nest.
     fn block_comment(&mut self) -> Result<(), String> {
-        let nests = self.lang == Lang::Swift;
+        let nests = matches!(self.lang, Lang::Swift | Lang::Rust);
         let mut depth = 0usize;
         while self.peek(0).is_some() {
             if self.starts_with("/*") && (depth == 0 || nests) {
@@ -217,6 +225,7 @@ impl Lexer {
                 }
                 _ => Ok(false),
             },
+            Lang::Rust => self.rust_string(c),
             Lang::Swift => {
                 let hashes = self.chars[self.at..]
                     .iter()
@@ -248,6 +257,88 @@ impl Lexer {
                 // A backslash keeps a quote from ending even a raw string.
                 self.quoted(c, triple, false, interpolation).map(|()| true)
             }
+        }
+    }
+
+    /// A Rust doc comment (`///`, `//!`) starting here: its text is Markdown, and
+    /// rustdoc compiles and runs a code block in it unless the fence names another
+    /// language (`json`, `text`), so such a fence, or an indented line, is code.
+    fn rust_doc_line(&mut self) -> Result<(), String> {
+        if !(self.starts_with("///") || self.starts_with("//!")) || self.starts_with("////") {
+            return Ok(());
+        }
+        let text: String = self.chars[self.at + 3..]
+            .iter()
+            .take_while(|c| !ends_line(**c))
+            .collect();
+        let trimmed = text.trim_start_matches(' ');
+        let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
+        if self.in_doc_fence {
+            self.in_doc_fence = !fence;
+            return Ok(());
+        }
+        let info = trimmed.trim_start_matches(['`', '~']).trim();
+        if fence && matches!(info, "json" | "text") {
+            self.in_doc_fence = true;
+            return Ok(());
+        }
+        // One space after `///` is the comment's own.
+        let indent = text.len() - trimmed.len();
+        if fence || indent > 4 || trimmed.starts_with('\t') {
+            return Err(format!("a code block in a doc comment: {text:?}"));
+        }
+        Ok(())
+    }
+
+    /// A Rust string, raw string or character literal starting here (a lifetime is
+    /// code).
+    fn rust_string(&mut self, c: char) -> Result<bool, String> {
+        let after_ident = self
+            .code
+            .chars()
+            .last()
+            .is_some_and(|p| p.is_alphanumeric() || p == '_');
+        if c == 'r' && !after_ident {
+            let hashes = self.chars[self.at + 1..]
+                .iter()
+                .take_while(|&&c| c == '#')
+                .count();
+            if self.peek(1 + hashes) == Some('"') {
+                self.at += 1 + hashes + 1;
+                let closer: String = std::iter::once('"')
+                    .chain(std::iter::repeat_n('#', hashes))
+                    .collect();
+                while !self.starts_with(&closer) {
+                    if self.peek(0).is_none() {
+                        return Err("a raw string that does not end".into());
+                    }
+                    self.at += 1;
+                }
+                self.at += closer.chars().count();
+                self.code.push_str("\"\"");
+                return Ok(true);
+            }
+            return Ok(false);
+        }
+        match c {
+            '"' => self.quoted('"', false, false, None).map(|()| true),
+            '\'' => {
+                // `'x'` and `'\n'` are characters; `'a` (no closing quote) a lifetime.
+                let len = if self.peek(1) == Some('\\') {
+                    (2..12).find(|&i| self.peek(i) == Some('\''))
+                } else {
+                    (self.peek(2) == Some('\'')).then_some(2)
+                };
+                match len {
+                    Some(len) => {
+                        self.at += len + 1;
+                        self.code.push_str("' '");
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                }
+            }
+            _ => Ok(false),
         }
     }
 
@@ -345,6 +436,8 @@ mod tests {
         let python = "a = f\"{b!r} {{@@}}\"  # @@\nc = '''@@\n'''\nd = r'\\'@@'";
         assert_eq!(injected(Lang::Python, python), Ok(()));
         assert_eq!(injected(Lang::Toml, "a = '@@\\' # @@"), Ok(()));
+        let rust = "/// @@ doc\nfn f<'a>(x: &'a str) -> char { let _ = r#\"@@\"#; let _ = \"@@\\\"\"; '\"' } /* /* @@ */ @@ */";
+        assert_eq!(injected(Lang::Rust, rust), Ok(()));
     }
 
     #[test]
@@ -360,11 +453,19 @@ mod tests {
             (Lang::Python, "\"\"\"doc\"\"\" @@"),
             (Lang::Json, "{\"a\": \"x\"@@\"\"}"),
             (Lang::Toml, "a = 'x\\' @@ '"),
+            (Lang::Rust, "/// doc\r@@()"),
+            (Lang::Rust, "/* /* */ */ @@"),
+            (Lang::Rust, "let a = '\"'; @@"),
         ];
         for (lang, text) in cases {
             assert!(injected(lang, text).is_err(), "{lang:?}: {text:?}");
         }
         assert!(code(Lang::Js, "\"a\nb\"").is_err());
         assert!(code(Lang::Swift, "/* a").is_err());
+        // rustdoc runs a code block in a doc comment as a doctest.
+        assert!(code(Lang::Rust, "/// ```\n/// @@\n/// ```").is_err());
+        assert!(code(Lang::Rust, "///\n///     @@").is_err());
+        assert!(code(Lang::Rust, "/// ```json\n///     {}\n/// ```\n/// ```rust").is_err());
+        assert!(code(Lang::Rust, "/// ```json\n///     {}\n/// ```").is_ok());
     }
 }

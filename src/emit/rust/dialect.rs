@@ -1,0 +1,373 @@
+//! The model written back as a JSON Schema in the dialect typify turns into faithful
+//! serde types: draft-07 `definitions`, one per named type, every object with an
+//! explicit `additionalProperties` (`{}` keeps unknown keys in a flattened map, so a
+//! decode → encode round trip loses nothing), unions as `oneOf` only (typify reads
+//! `anyOf` as a struct of optional parts), tags as one-value `enum`s, and no `format`
+//! or `pattern` (which would pull `chrono`, `uuid` or `regress` into the crate; the
+//! values stay strings).
+//!
+//! Everything the model resolved (drafts, `$ref`s across files, `allOf` merges) is
+//! already gone: typify only ever sees references to `#/definitions/<key>`.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::emit::doc::DocBlock;
+use crate::model::{
+    Additional, Docs, Enum, Field, IntWidth, Literal, Model, NamedType, Payload, Record, Tagging,
+    TypeExpr, TypeKind, Union,
+};
+
+/// Writes a module's types as schemas; `keys` maps each model type name to its
+/// definition key.
+pub(super) struct Dialect<'a> {
+    pub model: &'a Model,
+    pub keys: &'a HashMap<String, String>,
+}
+
+impl Dialect<'_> {
+    /// The definition of a named type.
+    pub fn definition(&self, named: &NamedType) -> Value {
+        let mut schema = match &named.kind {
+            TypeKind::Record(record) => self.record(record, &[]),
+            TypeKind::Enum(values) => enumeration(values),
+            TypeKind::Union(union) => self.union(union),
+            TypeKind::Alias(expr) => self.expr(expr),
+        };
+        describe(&mut schema, &named.docs);
+        schema
+    }
+
+    /// A reference to the definition of `name`.
+    fn reference(&self, name: &str) -> Value {
+        let key = self.keys.get(name).map_or(name, String::as_str);
+        json!({ "$ref": format!("#/definitions/{}", key.replace('~', "~0").replace('/', "~1")) })
+    }
+
+    fn expr(&self, expr: &TypeExpr) -> Value {
+        match expr {
+            TypeExpr::Any => json!({}),
+            TypeExpr::Null => json!({ "type": "null" }),
+            TypeExpr::Bool => json!({ "type": "boolean" }),
+            TypeExpr::Integer(int) => json!({ "type": "integer", "format": int_format(int.width) }),
+            TypeExpr::Number(_) => json!({ "type": "number", "format": "double" }),
+            TypeExpr::String(_) => json!({ "type": "string" }),
+            TypeExpr::Literal(literal) => literal_schema(literal),
+            TypeExpr::Array(item) => json!({ "type": "array", "items": self.expr(item) }),
+            TypeExpr::Tuple(items) => json!({
+                "type": "array",
+                "items": items.iter().map(|item| self.expr(item)).collect::<Vec<_>>(),
+                "minItems": items.len(),
+                "maxItems": items.len(),
+            }),
+            TypeExpr::Map(value) => {
+                json!({ "type": "object", "additionalProperties": self.expr(value) })
+            }
+            TypeExpr::Ref(name) => self.reference(name),
+            TypeExpr::Nullable(inner) => match inner.as_ref() {
+                // `null` is already a JSON value.
+                TypeExpr::Any => json!({}),
+                inner => json!({ "oneOf": [self.expr(inner), { "type": "null" }] }),
+            },
+        }
+    }
+
+    /// An object with `fields` after the `leading` properties (a tag).
+    fn object(
+        &self,
+        leading: &[(String, Value)],
+        fields: &[&Field],
+        additional: &Additional,
+    ) -> Value {
+        let mut properties = Map::new();
+        let mut required: Vec<Value> = Vec::new();
+        // typify names a field after its key and does not resolve two keys that make
+        // the same name (`build-dependencies`, `build_dependencies`): the later one is
+        // left to the map of other keys, which keeps its value whole.
+        let mut field_names: HashSet<String> = HashSet::new();
+        let mut untyped = false;
+        for (key, schema) in leading {
+            properties.insert(key.clone(), schema.clone());
+            required.push(Value::String(key.clone()));
+            field_names.insert(super::field_key(key));
+        }
+        for field in fields {
+            if properties.contains_key(&field.name) {
+                continue;
+            }
+            if !field_names.insert(super::field_key(&field.name)) {
+                untyped = true;
+                continue;
+            }
+            let mut schema = self.expr(&field.ty);
+            if !field.required && self.is_collection(&field.ty) {
+                // typify gives an optional array or map field a default and leaves it
+                // out when empty, so `"x": []` would not come back; as an `Option` it
+                // does.
+                schema = json!({ "oneOf": [schema, { "type": "null" }] });
+            }
+            describe(&mut schema, &field.docs);
+            properties.insert(field.name.clone(), schema);
+            if field.required {
+                required.push(Value::String(field.name.clone()));
+            }
+        }
+        let additional = match additional {
+            Additional::Allowed => json!({}),
+            _ if untyped => json!({}),
+            Additional::Forbidden => json!(false),
+            Additional::Typed(value) => self.expr(value),
+        };
+        json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": additional,
+        })
+    }
+
+    fn record(&self, record: &Record, leading: &[(String, Value)]) -> Value {
+        let fields: Vec<&Field> = record.fields.iter().collect();
+        self.object(leading, &fields, &record.additional)
+    }
+
+    /// Whether `expr` is an array or a map (directly or through aliases), or an object
+    /// type typify represents as a map.
+    fn is_collection(&self, expr: &TypeExpr) -> bool {
+        match expr {
+            TypeExpr::Array(_) | TypeExpr::Tuple(_) | TypeExpr::Map(_) => true,
+            TypeExpr::Ref(name) => match self.model.resolve(name).map(|t| &t.kind) {
+                Some(TypeKind::Alias(inner)) => self.is_collection(inner),
+                Some(TypeKind::Record(record)) => record.fields.is_empty(),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The fields and openness of what a variant's payload type holds, when it is a
+    /// record (directly or through aliases).
+    fn record_of(&self, expr: &TypeExpr) -> Option<&Record> {
+        let TypeExpr::Ref(name) = expr else {
+            return None;
+        };
+        match &self.model.resolve(name)?.kind {
+            TypeKind::Record(record) => Some(record),
+            _ => None,
+        }
+    }
+
+    fn union(&self, union: &Union) -> Value {
+        let mut alternatives = Vec::new();
+        let shared: Vec<&Field> = union.fields.iter().collect();
+        for variant in &union.variants {
+            let tag = variant.tag.as_ref().map(literal_schema);
+            let mut schema = match (&union.tagging, &variant.payload, tag) {
+                (Tagging::Internal { tag: key }, payload, Some(tag)) => {
+                    let leading = [(key.clone(), tag)];
+                    match payload {
+                        Payload::Unit => self.object(&leading, &shared, &Additional::Allowed),
+                        Payload::Fields(fields) => {
+                            let all: Vec<&Field> = shared.iter().copied().chain(fields).collect();
+                            self.object(&leading, &all, &Additional::Allowed)
+                        }
+                        Payload::Type(expr) => match self.record_of(expr) {
+                            Some(record) => {
+                                let all: Vec<&Field> =
+                                    shared.iter().copied().chain(&record.fields).collect();
+                                self.object(&leading, &all, &record.additional)
+                            }
+                            None => self.object(&leading, &shared, &Additional::Allowed),
+                        },
+                        Payload::Content(field) => {
+                            let all: Vec<&Field> =
+                                shared.iter().copied().chain([field.as_ref()]).collect();
+                            self.object(&leading, &all, &Additional::Allowed)
+                        }
+                    }
+                }
+                (Tagging::Adjacent { tag: key, content }, payload, Some(tag)) => {
+                    let leading = [(key.clone(), tag)];
+                    let mut fields = shared.clone();
+                    let content_field;
+                    match payload {
+                        Payload::Unit => {}
+                        Payload::Content(field) => fields.push(field.as_ref()),
+                        Payload::Type(expr) => {
+                            content_field = content_of(content, expr.clone());
+                            fields.push(&content_field);
+                        }
+                        Payload::Fields(inline) => {
+                            let record = Record {
+                                fields: inline.clone(),
+                                additional: Additional::Allowed,
+                                constraints: Vec::new(),
+                            };
+                            let mut properties = Map::new();
+                            properties.insert(key.clone(), leading[0].1.clone());
+                            properties.insert(content.clone(), self.record(&record, &[]));
+                            alternatives.push(json!({
+                                "type": "object",
+                                "properties": properties,
+                                "required": [key, content],
+                                "additionalProperties": {},
+                            }));
+                            continue;
+                        }
+                    }
+                    self.object(&leading, &fields, &Additional::Allowed)
+                }
+                (Tagging::External, Payload::Unit, _) => {
+                    let name = variant.tag.as_ref().and_then(Literal::as_str);
+                    json!({ "type": "string", "enum": [name.unwrap_or(&variant.name)] })
+                }
+                (Tagging::External, payload, _) => {
+                    let name = variant
+                        .tag
+                        .as_ref()
+                        .and_then(Literal::as_str)
+                        .unwrap_or(&variant.name)
+                        .to_owned();
+                    let inner = self.payload(payload);
+                    json!({
+                        "type": "object",
+                        "properties": { name.clone(): inner },
+                        "required": [name],
+                        "additionalProperties": false,
+                    })
+                }
+                (_, payload, _) => self.payload(payload),
+            };
+            describe(&mut schema, &variant.docs);
+            alternatives.push(schema);
+        }
+        if union.unknown.is_some() {
+            // An open union keeps what it does not know: any other value, whole.
+            alternatives.push(match union.tagging {
+                Tagging::External | Tagging::Untagged => json!({}),
+                _ => json!({ "type": "object", "additionalProperties": {} }),
+            });
+        }
+        json!({ "oneOf": alternatives })
+    }
+
+    /// The schema of an untagged or externally tagged variant's value.
+    fn payload(&self, payload: &Payload) -> Value {
+        match payload {
+            Payload::Unit => json!({ "type": "null" }),
+            Payload::Fields(fields) => {
+                let fields: Vec<&Field> = fields.iter().collect();
+                self.object(&[], &fields, &Additional::Allowed)
+            }
+            Payload::Type(expr) => self.expr(expr),
+            Payload::Content(field) => self.expr(&field.ty),
+        }
+    }
+}
+
+/// A required field called `content` of type `ty`.
+fn content_of(content: &str, ty: TypeExpr) -> Field {
+    Field {
+        name: content.to_owned(),
+        ty,
+        required: true,
+        docs: Docs::default(),
+        default: None,
+        aliases: Vec::new(),
+        pointer: String::new(),
+    }
+}
+
+/// typify's integer `format` for a width.
+fn int_format(width: IntWidth) -> &'static str {
+    match width {
+        IntWidth::I8 => "int8",
+        IntWidth::I16 => "int16",
+        IntWidth::I32 => "int32",
+        IntWidth::I64 => "int64",
+        IntWidth::U8 => "uint8",
+        IntWidth::U16 => "uint16",
+        IntWidth::U32 => "uint32",
+        IntWidth::U64 => "uint64",
+    }
+}
+
+/// One literal value: a string becomes a one-value string enum (typify's tag shape);
+/// other literals keep their JSON type (typify has no one-value enum of them), so the
+/// value itself is not enforced.
+fn literal_schema(literal: &Literal) -> Value {
+    match literal {
+        Literal::String(text) => json!({ "type": "string", "enum": [text] }),
+        Literal::Number(number) if number.is_f64() => json!({ "type": "number" }),
+        Literal::Number(_) => json!({ "type": "integer", "format": "int64" }),
+        Literal::Bool(_) => json!({ "type": "boolean" }),
+        Literal::Null => json!({ "type": "null" }),
+    }
+}
+
+/// A set of literals: a string enum (with any other string beside it when open);
+/// other literal sets are typed by their JSON type, which typify can represent.
+fn enumeration(values: &Enum) -> Value {
+    if !values.is_string() {
+        let mut types: Vec<Value> = values
+            .values
+            .iter()
+            .map(|v| literal_schema(&v.value))
+            .collect();
+        types.dedup();
+        return match types.len() {
+            1 => types.remove(0),
+            _ => json!({}),
+        };
+    }
+    let strings: Vec<&str> = values
+        .values
+        .iter()
+        .filter_map(|v| v.value.as_str())
+        .collect();
+    // typify names a variant after its value and gives up when two values make the
+    // same name (`GMT+0`, `GMT-0`): then the values are typed as strings.
+    let mut variant_names: Vec<String> = strings.iter().map(|s| super::type_key(s)).collect();
+    variant_names.sort();
+    variant_names.dedup();
+    if variant_names.len() < strings.len() {
+        return json!({ "type": "string" });
+    }
+    let closed = json!({ "type": "string", "enum": strings });
+    if values.open {
+        json!({ "oneOf": [closed, { "type": "string" }] })
+    } else {
+        closed
+    }
+}
+
+/// Adds the docs as the schema's `description`, one line per line of text.
+fn describe(schema: &mut Value, docs: &Docs) {
+    let Some(text) = DocBlock::new(docs).joined() else {
+        return;
+    };
+    if let Value::Object(object) = schema {
+        object.insert("description".into(), Value::String(doc_text(&text)));
+    }
+}
+
+/// Doc text that never opens a Markdown code block (rustdoc would compile and run it
+/// as a doctest): runs of spaces and tabs become one space (no indented block) and
+/// fence characters are escaped (no fenced block anywhere, not even in a list or a
+/// quote). Characters rustc refuses in comments are escaped later, in the whole
+/// source (`types.rs`).
+fn doc_text(text: &str) -> String {
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            line.split([' ', '\t'])
+                .filter(|word| !word.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace('`', "\\`")
+                .replace('~', "\\~")
+        })
+        .collect();
+    lines.join("\n")
+}

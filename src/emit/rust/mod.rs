@@ -107,9 +107,10 @@ impl Backend for Rust {
     }
 }
 
-/// `Cargo.toml`.
+/// `Cargo.toml` (the template is not called so: cargo leaves a directory holding a
+/// `Cargo.toml` out of symgen's own package).
 #[derive(Template)]
-#[template(path = "rust/Cargo.toml")]
+#[template(path = "rust/manifest.toml")]
 struct ManifestTemplate<'a> {
     /// A TOML string: the crate name.
     name: &'a str,

@@ -143,6 +143,21 @@ impl fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
+/// Renders a template of `language`'s backend for `file`; the text ends in exactly one
+/// newline.
+pub(crate) fn render_template(
+    language: &'static str,
+    template: &impl askama::Template,
+    file: &str,
+) -> std::result::Result<String, EmitError> {
+    let mut text = template
+        .render()
+        .map_err(|err| EmitError::new(language, file, "", format!("template error: {err}")))?;
+    text.truncate(text.trim_end_matches('\n').len());
+    text.push('\n');
+    Ok(text)
+}
+
 /// Deserializes a backend's options from its table; unknown keys are errors.
 pub fn parse_options<T: serde::de::DeserializeOwned>(
     options: &toml::Table,

@@ -163,16 +163,6 @@ struct VectorTestsTemplate<'a> {
     vectors: &'a str,
 }
 
-/// Renders a template; the file ends in exactly one newline.
-fn render_template(template: &impl Template, file: &str) -> Result<String, EmitError> {
-    let mut text = template
-        .render()
-        .map_err(|err| EmitError::new("python", file, "", format!("template error: {err}")))?;
-    text.truncate(text.trim_end_matches('\n').len());
-    text.push('\n');
-    Ok(text)
-}
-
 /// Renders the whole package.
 pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>, EmitError> {
     let package = options.module();
@@ -190,7 +180,8 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
         let (module, name) = (*module, name.clone());
         let view = module::render_module(module, &python_names)?;
         let source = crate::emit::text::one_line(&module.file_name);
-        let contents = render_template(
+        let contents = super::render_template(
+            "python",
             &ModuleTemplate {
                 source: &layout::docstring_text(&source),
                 view: &view,
@@ -208,7 +199,8 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
     }
     files.push(OutputFile {
         path: format!("src/{package}/__init__.py"),
-        contents: render_template(
+        contents: super::render_template(
+            "python",
             &InitTemplate {
                 package: &package,
                 imports: &module::import_line(".", &module_names),
@@ -232,7 +224,8 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
     if let (Some(vectors), true) = (input.vectors, tests) {
         files.push(OutputFile {
             path: "tests/test_vectors.py".to_owned(),
-            contents: render_template(
+            contents: super::render_template(
+                "python",
                 &VectorTestsTemplate {
                     package: &package,
                     imports: &module::import_line(&package, &module_names),
@@ -259,7 +252,8 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
     ));
     files.push(OutputFile {
         path: "pyproject.toml".to_owned(),
-        contents: render_template(
+        contents: super::render_template(
+            "python",
             &ProjectTemplate {
                 name: &crate::emit::text::toml_string(options.package()),
                 version: &crate::emit::text::toml_string(

@@ -3,7 +3,10 @@
 # tsc with every strict flag (the JavaScript through its JSDoc types) and prettier; the
 # fixture schemas generate packages that do too; every conformance vector type-checks as
 # its message type or, when invalid in a way TypeScript can see, is rejected
-# (tests/typescript/vectors-check.mjs states the rule); and the package installs into
+# (tests/typescript/vectors-check.mjs states the rule); at run time, the generated
+# decoders give every vector Rust's verdict, none skipped, and every instance of the
+# real-world corpus decodes and re-encodes (tests/typescript/vectors-run.test.mjs);
+# and the package installs into
 # consumer projects of every common module setup, compiles there, runs, and bundles
 # with esbuild (tests/typescript/consumers/).
 set -euo pipefail
@@ -87,6 +90,20 @@ cat >"$work/vectors/tsconfig.json" <<'JSON'
 JSON
 "$bin/tsc" -p "$work/vectors/tsconfig.json"
 
+# 4b. The same vectors at run time, through the generated decoders and encoders.
+runtime_vectors() {
+  local vectors=$1 schemas=$2 package=$3 counts=$4
+  SYMGEN_VECTORS=$vectors SYMGEN_SCHEMAS=$schemas SYMGEN_PACKAGE=$package \
+    SYMGEN_RUN_COUNTS=$counts node --test --test-reporter=dot \
+    "$tools/vectors-run.test.mjs" >"$counts.log" 2>&1 || {
+    cat "$counts.log" >&2
+    echo "test-ts: the generated decoders disagree with Rust on the vectors above" >&2
+    exit 1
+  }
+}
+runtime_vectors tests/vectors schema "$package" "$work/run.json"
+run() { node -e "console.log(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')).$1)" "$work/run.json"; }
+
 # 5. The real-world corpus (schemas symgen did not write): its package passes the same
 #    checks, and every instance its authors publish type-checks as its root type.
 real_corpus "$work/real" typescript
@@ -99,6 +116,13 @@ real_valid=$(node -e "console.log(JSON.parse(process.argv[1]).valid)" "$real")
 real_schemas=$(find "$work/real/schemas" -maxdepth 1 -name '*.json' | wc -l)
 if [ "$real_valid" -ne "$(real_instances "$work/real")" ]; then
   echo "test-ts: $real_valid of $(real_instances "$work/real") corpus instances checked" >&2
+  exit 1
+fi
+runtime_vectors "$work/real/vectors" "$work/real/schemas" "$work/real/generated/typescript" \
+  "$work/real-run.json"
+real_run=$(node -e "console.log(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')).valid)" "$work/real-run.json")
+if [ "$real_run" -ne "$real_valid" ]; then
+  echo "test-ts: $real_run of $real_valid corpus instances decoded at run time" >&2
   exit 1
 fi
 
@@ -131,7 +155,7 @@ setups+=("$(consumer node16 module)")
 setups+=("$(consumer bundler module)")
 
 count() { node -e "console.log(JSON.parse(process.argv[1]).$1)" "$counts"; }
-echo "typescript: $(count valid) valid vectors type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc, $(count skipped) skipped (not visible to TS), $(count unknown) unknown-tag vectors accepted only as …OrUnknown; real-world corpus: $real_schemas schemas compile, $real_valid published instances type-check; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "typescript: at run time (generated decoders) $(run valid) valid vectors decode and re-encode ($(run replies) with reply data), $(run invalid) invalid rejected at the named pointer, $(run unknown) unknown kept as …OrUnknown, 0 skipped; at type level $(count valid) valid type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc ($(count skipped) only visible at run time), $(count unknown) unknown accepted only as …OrUnknown; real-world corpus: $real_schemas schemas compile, $real_valid published instances type-check, $real_run decode and re-encode; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
 # Every vector type-checked (or rejected as expected), fixture and consumer setup is a
 # passed check; tsc fails the whole script otherwise.
-echo "$(($(count valid) + $(count rejected) + $(count unknown) + real_valid + real_schemas + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"
+echo "$(($(count valid) + $(count rejected) + $(count unknown) + $(run valid) + $(run invalid) + $(run unknown) + real_valid + real_run + real_schemas + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"

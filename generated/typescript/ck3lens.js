@@ -2,6 +2,1710 @@
 
 "use strict";
 
+const $ = require("./runtime.js");
+
+/** @typedef {import("./runtime.js").Reader} $Reader */
+/** @typedef {import("./runtime.js").Writer} $Writer */
+/** @typedef {import("./runtime.js").Choice} $Choice */
+/** @typedef {import("./runtime.js").Violation} $Violation */
+/** @typedef {import("./runtime.js").Json} Json */
+/**
+ * @template T
+ * @typedef {import("./runtime.js").Result<T>} Result
+ */
+/** @typedef {import("./ck3lens.js").ActiveFile} ActiveFile */
+/** @typedef {import("./ck3lens.js").ActiveFileResult} ActiveFileResult */
+/** @typedef {import("./ck3lens.js").AllDiagnosticsResult} AllDiagnosticsResult */
+/** @typedef {import("./ck3lens.js").AllowedCommand} AllowedCommand */
+/** @typedef {import("./ck3lens.js").Diagnostic} Diagnostic */
+/** @typedef {import("./ck3lens.js").DiagnosticCode} DiagnosticCode */
+/** @typedef {import("./ck3lens.js").DiagnosticTag} DiagnosticTag */
+/** @typedef {import("./ck3lens.js").ErrorFile} ErrorFile */
+/** @typedef {import("./ck3lens.js").ErrorSummary} ErrorSummary */
+/** @typedef {import("./ck3lens.js").ExecuteCommandParams} ExecuteCommandParams */
+/** @typedef {import("./ck3lens.js").ExecuteCommandResult} ExecuteCommandResult */
+/** @typedef {import("./ck3lens.js").FileDiagnostics} FileDiagnostics */
+/** @typedef {import("./ck3lens.js").GetAllDiagnosticsParams} GetAllDiagnosticsParams */
+/** @typedef {import("./ck3lens.js").GetDiagnosticsParams} GetDiagnosticsParams */
+/** @typedef {import("./ck3lens.js").GetWorkspaceErrorsParams} GetWorkspaceErrorsParams */
+/** @typedef {import("./ck3lens.js").GroupBy} GroupBy */
+/** @typedef {import("./ck3lens.js").JsonRpcError} JsonRpcError */
+/** @typedef {import("./ck3lens.js").JsonRpcErrorResponse} JsonRpcErrorResponse */
+/** @typedef {import("./ck3lens.js").JsonRpcRequestOrUnknown} JsonRpcRequestOrUnknown */
+/** @typedef {import("./ck3lens.js").JsonRpcRequestReplyMap} JsonRpcRequestReplyMap */
+/** @typedef {import("./ck3lens.js").JsonRpcResponse} JsonRpcResponse */
+/** @typedef {import("./ck3lens.js").JsonRpcSuccess} JsonRpcSuccess */
+/** @typedef {import("./ck3lens.js").OpenFile} OpenFile */
+/** @typedef {import("./ck3lens.js").OpenFilesResult} OpenFilesResult */
+/** @typedef {import("./ck3lens.js").PingResult} PingResult */
+/** @typedef {import("./ck3lens.js").PortFile} PortFile */
+/** @typedef {import("./ck3lens.js").Position} Position */
+/** @typedef {import("./ck3lens.js").Range} Range */
+/** @typedef {import("./ck3lens.js").RelatedInformation} RelatedInformation */
+/** @typedef {import("./ck3lens.js").RelatedLocation} RelatedLocation */
+/** @typedef {import("./ck3lens.js").RequestId} RequestId */
+/** @typedef {import("./ck3lens.js").Selection} Selection */
+/** @typedef {import("./ck3lens.js").Severity} Severity */
+/** @typedef {import("./ck3lens.js").SeverityFilter} SeverityFilter */
+/** @typedef {import("./ck3lens.js").ValidateFileParams} ValidateFileParams */
+/** @typedef {import("./ck3lens.js").ValidateFileResult} ValidateFileResult */
+/** @typedef {import("./ck3lens.js").WorkspaceErrorsResult} WorkspaceErrorsResult */
+
+const k0 = "ck3lens.validateWorkspace";
+const k1 = "workbench.action.problems.focus";
+const k2 = "editor.action.marker.next";
+const k3 = "editor.action.marker.prev";
+
+const c74 = [false, true];
+
+const c76 = [
+  "ck3lens.validateFile",
+  k0,
+  "ck3lens.refreshViews",
+  "ck3lens.initSession",
+  k1,
+  k2,
+  k3,
+];
+
+/** @type {readonly $Choice[]} */
+const c80 = [
+  [r79, null],
+  [$.str, null],
+];
+
+const c81 = ["unnecessary", "deprecated"];
+
+const c84 = ["path", "uri"];
+
+const c85 = ["file", "source", "severity"];
+
+const c97 = [
+  "ping",
+  "getDiagnostics",
+  "getAllDiagnostics",
+  "getWorkspaceErrors",
+  "validateFile",
+  "getOpenFiles",
+  "getActiveFile",
+  "executeCommand",
+];
+
+const c98 = ["jsonrpc", "id", "result"];
+
+const c99 = ["jsonrpc", "id", "error"];
+
+/** @type {readonly $Choice[]} */
+const c100 = [
+  [r21, c98],
+  [r18, c99],
+];
+
+const c104 = ["error", "warning", "info", "hint", "unknown"];
+
+const c105 = ["error", "warning", "info", "hint"];
+
+/** @type {$Reader} */
+function r70(v, e, s) {
+  return $.int(v, e, s, 0, 4294967295);
+}
+
+/** @type {$Reader} */
+function r71(v, e, s) {
+  return $.array(v, e, s, r5);
+}
+
+/** @type {$Reader} */
+function r1(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x == null) $.missing(e, x, "uri");
+  else o.uri = $.str(x, e, "uri");
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.languageId;
+  if (x == null) $.missing(e, x, "languageId");
+  else o.languageId = $.str(x, e, "languageId");
+  x = v.isDirty;
+  if (x == null) $.missing(e, x, "isDirty");
+  else o.isDirty = $.bool(x, e, "isDirty");
+  x = v.lineCount;
+  if (x == null) $.missing(e, x, "lineCount");
+  else o.lineCount = r70(x, e, "lineCount");
+  x = v.selection;
+  if (x == null) $.missing(e, x, "selection");
+  else o.selection = r31(x, e, "selection");
+  x = v.diagnostics;
+  if (x == null) $.missing(e, x, "diagnostics");
+  else o.diagnostics = r71(x, e, "diagnostics");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r72(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.active = false;
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r73(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.active = true;
+  let x;
+  x = v.uri;
+  if (x == null) $.missing(e, x, "uri");
+  else o.uri = $.str(x, e, "uri");
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.languageId;
+  if (x == null) $.missing(e, x, "languageId");
+  else o.languageId = $.str(x, e, "languageId");
+  x = v.isDirty;
+  if (x == null) $.missing(e, x, "isDirty");
+  else o.isDirty = $.bool(x, e, "isDirty");
+  x = v.lineCount;
+  if (x == null) $.missing(e, x, "lineCount");
+  else o.lineCount = r70(x, e, "lineCount");
+  x = v.selection;
+  if (x == null) $.missing(e, x, "selection");
+  else o.selection = r31(x, e, "selection");
+  x = v.diagnostics;
+  if (x == null) $.missing(e, x, "diagnostics");
+  else o.diagnostics = r71(x, e, "diagnostics");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r2(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  switch (v.active) {
+    case false:
+      return r72(v, e, s);
+    case true:
+      return r73(v, e, s);
+  }
+  return $.tag(e, v, s, "active", c74);
+}
+
+/** @type {$Reader} */
+function r75(v, e, s) {
+  return $.array(v, e, s, r12);
+}
+
+/** @type {$Reader} */
+function r3(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.fileCount;
+  if (x == null) $.missing(e, x, "fileCount");
+  else o.fileCount = r70(x, e, "fileCount");
+  x = v.totalDiagnostics;
+  if (x == null) $.missing(e, x, "totalDiagnostics");
+  else o.totalDiagnostics = r70(x, e, "totalDiagnostics");
+  x = v.files;
+  if (x == null) $.missing(e, x, "files");
+  else o.files = r75(x, e, "files");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r4(v, e, s) {
+  switch (v) {
+    case "ck3lens.validateFile":
+      return "ck3lens.validateFile";
+    case k0:
+      return k0;
+    case "ck3lens.refreshViews":
+      return "ck3lens.refreshViews";
+    case "ck3lens.initSession":
+      return "ck3lens.initSession";
+    case k1:
+      return k1;
+    case k2:
+      return k2;
+    case k3:
+      return k3;
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c76);
+}
+
+/** @type {$Reader} */
+function r77(v, e, s) {
+  return $.array(v, e, s, r28);
+}
+
+/** @type {$Reader} */
+function r78(v, e, s) {
+  return $.array(v, e, s, r7);
+}
+
+/** @type {$Reader} */
+function r5(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.range;
+  if (x == null) $.missing(e, x, "range");
+  else o.range = r27(x, e, "range");
+  x = v.message;
+  if (x == null) $.missing(e, x, "message");
+  else o.message = $.str(x, e, "message");
+  x = v.severity;
+  if (x == null) $.missing(e, x, "severity");
+  else o.severity = r32(x, e, "severity");
+  x = v.source;
+  if (x != null) o.source = $.str(x, e, "source");
+  x = v.code;
+  if (x != null) o.code = r6(x, e, "code");
+  x = v.relatedInformation;
+  if (x != null) o.relatedInformation = r77(x, e, "relatedInformation");
+  x = v.tags;
+  if (x != null) o.tags = r78(x, e, "tags");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r79(v, e, s) {
+  return $.int(v, e, s, -9223372036854775808, 9223372036854774784);
+}
+
+/** @type {$Reader} */
+function r6(v, e, s) {
+  return $.untagged(v, e, s, c80, true, "DiagnosticCode");
+}
+
+/** @type {$Reader} */
+function r7(v, e, s) {
+  switch (v) {
+    case "unnecessary":
+      return "unnecessary";
+    case "deprecated":
+      return "deprecated";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c81);
+}
+
+/** @type {$Reader} */
+function r8(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.errors;
+  if (x == null) $.missing(e, x, "errors");
+  else o.errors = r70(x, e, "errors");
+  x = v.warnings;
+  if (x == null) $.missing(e, x, "warnings");
+  else o.warnings = r70(x, e, "warnings");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r9(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.errors;
+  if (x == null) $.missing(e, x, "errors");
+  else o.errors = r70(x, e, "errors");
+  x = v.warnings;
+  if (x == null) $.missing(e, x, "warnings");
+  else o.warnings = r70(x, e, "warnings");
+  x = v.info;
+  if (x == null) $.missing(e, x, "info");
+  else o.info = r70(x, e, "info");
+  x = v.filesWithErrors;
+  if (x == null) $.missing(e, x, "filesWithErrors");
+  else o.filesWithErrors = r70(x, e, "filesWithErrors");
+  x = v.filesWithWarnings;
+  if (x == null) $.missing(e, x, "filesWithWarnings");
+  else o.filesWithWarnings = r70(x, e, "filesWithWarnings");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r82(v, e, s) {
+  return $.array(v, e, s, $.any);
+}
+
+/** @type {$Reader} */
+function r10(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.command;
+  if (x == null) $.missing(e, x, "command");
+  else o.command = r4(x, e, "command");
+  x = v.args;
+  if (x != null) o.args = r82(x, e, "args");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r11(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.executed;
+  if (x == null) $.missing(e, x, "executed");
+  else o.executed = $.bool(x, e, "executed");
+  x = v.command;
+  if (x == null) $.missing(e, x, "command");
+  else o.command = $.str(x, e, "command");
+  x = v.result;
+  if (x != null) o.result = $.any(x, e, "result");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r12(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x == null) $.missing(e, x, "uri");
+  else o.uri = $.str(x, e, "uri");
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.diagnostics;
+  if (x == null) $.missing(e, x, "diagnostics");
+  else o.diagnostics = r71(x, e, "diagnostics");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r83(v, e, s) {
+  return $.int(v, e, s, 1, 4294967295);
+}
+
+/** @type {$Reader} */
+function r13(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.severity;
+  if (x != null) o.severity = r33(x, e, "severity");
+  x = v.source;
+  if (x != null) o.source = $.str(x, e, "source");
+  x = v.limit;
+  if (x != null) o.limit = r83(x, e, "limit");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r14(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x != null) o.path = $.str(x, e, "path");
+  x = v.uri;
+  if (x != null) o.uri = $.str(x, e, "uri");
+  $.atLeastOne(o, e, c84);
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r15(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.includeWarnings;
+  if (x != null) o.includeWarnings = $.bool(x, e, "includeWarnings");
+  x = v.groupBy;
+  if (x != null) o.groupBy = r16(x, e, "groupBy");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r16(v, e, s) {
+  switch (v) {
+    case "file":
+      return "file";
+    case "source":
+      return "source";
+    case "severity":
+      return "severity";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c85);
+}
+
+/** @type {$Reader} */
+function r17(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.code;
+  if (x == null) $.missing(e, x, "code");
+  else o.code = r79(x, e, "code");
+  x = v.message;
+  if (x == null) $.missing(e, x, "message");
+  else o.message = $.str(x, e, "message");
+  x = v.data;
+  if (x != null) o.data = $.any(x, e, "data");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r86(v, e, s) {
+  return $.konst(v, e, s, "2.0");
+}
+
+/** @type {$Reader} */
+function r87(v, e, s) {
+  return v === null ? null : r30(v, e, s);
+}
+
+/** @type {$Reader} */
+function r18(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x === undefined) $.missing(e, x, "id");
+  else o.id = r87(x, e, "id");
+  x = v.error;
+  if (x == null) $.missing(e, x, "error");
+  else o.error = r17(x, e, "error");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r88(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.method = "ping";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r37(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r89(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.method = "getDiagnostics";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) $.content(e, x, "params", r14);
+  else o.params = r14(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r90(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.method = "getAllDiagnostics";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r13(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r91(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.method = "getWorkspaceErrors";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r15(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r92(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.method = "validateFile";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) $.content(e, x, "params", r34);
+  else o.params = r34(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r93(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.method = "getOpenFiles";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r37(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r94(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.method = "getActiveFile";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r37(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r95(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.method = "executeCommand";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) $.content(e, x, "params", r10);
+  else o.params = r10(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r96(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  for (const k of Object.keys(v)) $.put(o, k, v[k]);
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r19(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  switch (v.method) {
+    case "ping":
+      return r88(v, e, s);
+    case "getDiagnostics":
+      return r89(v, e, s);
+    case "getAllDiagnostics":
+      return r90(v, e, s);
+    case "getWorkspaceErrors":
+      return r91(v, e, s);
+    case "validateFile":
+      return r92(v, e, s);
+    case "getOpenFiles":
+      return r93(v, e, s);
+    case "getActiveFile":
+      return r94(v, e, s);
+    case "executeCommand":
+      return r95(v, e, s);
+  }
+  if (typeof v.method === "string") return r96(v, e, s);
+  return $.tag(e, v, s, "method", c97);
+}
+
+/** @type {$Reader} */
+function r20(v, e, s) {
+  return $.untagged(v, e, s, c100, true, "JsonRpcResponse");
+}
+
+/** @type {$Reader} */
+function r21(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r86(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.result;
+  if (x === undefined) $.missing(e, x, "result");
+  else o.result = $.any(x, e, "result");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r22(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x == null) $.missing(e, x, "uri");
+  else o.uri = $.str(x, e, "uri");
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.languageId;
+  if (x == null) $.missing(e, x, "languageId");
+  else o.languageId = $.str(x, e, "languageId");
+  x = v.isDirty;
+  if (x == null) $.missing(e, x, "isDirty");
+  else o.isDirty = $.bool(x, e, "isDirty");
+  x = v.lineCount;
+  if (x == null) $.missing(e, x, "lineCount");
+  else o.lineCount = r70(x, e, "lineCount");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r101(v, e, s) {
+  return $.array(v, e, s, r22);
+}
+
+/** @type {$Reader} */
+function r23(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.count;
+  if (x == null) $.missing(e, x, "count");
+  else o.count = r70(x, e, "count");
+  x = v.files;
+  if (x == null) $.missing(e, x, "files");
+  else o.files = r101(x, e, "files");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r102(v, e, s) {
+  return $.int(v, e, s, 0, 18446744073709549568);
+}
+
+/** @type {$Reader} */
+function r24(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.status;
+  if (x == null) $.missing(e, x, "status");
+  else o.status = $.str(x, e, "status");
+  x = v.timestamp;
+  if (x == null) $.missing(e, x, "timestamp");
+  else o.timestamp = r102(x, e, "timestamp");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r103(v, e, s) {
+  return $.int(v, e, s, 0, 65535);
+}
+
+/** @type {$Reader} */
+function r25(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.port;
+  if (x == null) $.missing(e, x, "port");
+  else o.port = r103(x, e, "port");
+  x = v.pid;
+  if (x == null) $.missing(e, x, "pid");
+  else o.pid = r70(x, e, "pid");
+  x = v.timestamp;
+  if (x == null) $.missing(e, x, "timestamp");
+  else o.timestamp = r102(x, e, "timestamp");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r26(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.line;
+  if (x == null) $.missing(e, x, "line");
+  else o.line = r83(x, e, "line");
+  x = v.character;
+  if (x == null) $.missing(e, x, "character");
+  else o.character = r70(x, e, "character");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r27(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.start;
+  if (x == null) $.missing(e, x, "start");
+  else o.start = r26(x, e, "start");
+  x = v.end;
+  if (x == null) $.missing(e, x, "end");
+  else o.end = r26(x, e, "end");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r28(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.location;
+  if (x == null) $.missing(e, x, "location");
+  else o.location = r29(x, e, "location");
+  x = v.message;
+  if (x == null) $.missing(e, x, "message");
+  else o.message = $.str(x, e, "message");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r29(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x == null) $.missing(e, x, "uri");
+  else o.uri = $.str(x, e, "uri");
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.range;
+  if (x == null) $.missing(e, x, "range");
+  else o.range = r27(x, e, "range");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r30(v, e, s) {
+  return $.untagged(v, e, s, c80, true, "RequestId");
+}
+
+/** @type {$Reader} */
+function r31(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.line;
+  if (x == null) $.missing(e, x, "line");
+  else o.line = r83(x, e, "line");
+  x = v.column;
+  if (x == null) $.missing(e, x, "column");
+  else o.column = r83(x, e, "column");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r32(v, e, s) {
+  switch (v) {
+    case "error":
+      return "error";
+    case "warning":
+      return "warning";
+    case "info":
+      return "info";
+    case "hint":
+      return "hint";
+    case "unknown":
+      return "unknown";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c104);
+}
+
+/** @type {$Reader} */
+function r33(v, e, s) {
+  switch (v) {
+    case "error":
+      return "error";
+    case "warning":
+      return "warning";
+    case "info":
+      return "info";
+    case "hint":
+      return "hint";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c105);
+}
+
+/** @type {$Reader} */
+function r34(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r35(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x == null) $.missing(e, x, "uri");
+  else o.uri = $.str(x, e, "uri");
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.languageId;
+  if (x == null) $.missing(e, x, "languageId");
+  else o.languageId = $.str(x, e, "languageId");
+  x = v.diagnostics;
+  if (x == null) $.missing(e, x, "diagnostics");
+  else o.diagnostics = r71(x, e, "diagnostics");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r106(v, e, s) {
+  return $.map(v, e, s, r70);
+}
+
+/** @type {$Reader} */
+function r107(v, e, s) {
+  return $.array(v, e, s, r8);
+}
+
+/** @type {$Reader} */
+function r108(v, e, s) {
+  return $.array(v, e, s, $.str);
+}
+
+/** @type {$Reader} */
+function r36(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.summary;
+  if (x == null) $.missing(e, x, "summary");
+  else o.summary = r9(x, e, "summary");
+  x = v.bySource;
+  if (x == null) $.missing(e, x, "bySource");
+  else o.bySource = r106(x, e, "bySource");
+  x = v.topErrorFiles;
+  if (x == null) $.missing(e, x, "topErrorFiles");
+  else o.topErrorFiles = r107(x, e, "topErrorFiles");
+  x = v.sources;
+  if (x == null) $.missing(e, x, "sources");
+  else o.sources = r108(x, e, "sources");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r37(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Writer} */
+function w109(v) {
+  return $.writeArray(v, w41);
+}
+
+/** @type {$Writer} */
+function w38(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x !== undefined) o.uri = x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.languageId;
+  if (x !== undefined) o.languageId = x;
+  x = v.isDirty;
+  if (x !== undefined) o.isDirty = x;
+  x = v.lineCount;
+  if (x !== undefined) o.lineCount = x;
+  x = v.selection;
+  if (x !== undefined) o.selection = w65(x);
+  x = v.diagnostics;
+  if (x !== undefined) o.diagnostics = w109(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w110(v) {
+  /** @type {any} */
+  const o = {};
+  o.active = false;
+  return o;
+}
+
+/** @type {$Writer} */
+function w111(v) {
+  /** @type {any} */
+  const o = {};
+  o.active = true;
+  let x;
+  x = v.uri;
+  if (x !== undefined) o.uri = x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.languageId;
+  if (x !== undefined) o.languageId = x;
+  x = v.isDirty;
+  if (x !== undefined) o.isDirty = x;
+  x = v.lineCount;
+  if (x !== undefined) o.lineCount = x;
+  x = v.selection;
+  if (x !== undefined) o.selection = w65(x);
+  x = v.diagnostics;
+  if (x !== undefined) o.diagnostics = w109(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w39(v) {
+  switch (v.active) {
+    case false:
+      return w110(v);
+    case true:
+      return w111(v);
+  }
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w112(v) {
+  return $.writeArray(v, w47);
+}
+
+/** @type {$Writer} */
+function w40(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.fileCount;
+  if (x !== undefined) o.fileCount = x;
+  x = v.totalDiagnostics;
+  if (x !== undefined) o.totalDiagnostics = x;
+  x = v.files;
+  if (x !== undefined) o.files = w112(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w113(v) {
+  return v === null ? null : w42(v);
+}
+
+/** @type {$Writer} */
+function w114(v) {
+  return $.writeArray(v, w62);
+}
+
+/** @type {$Writer} */
+function w115(v) {
+  return v === null ? null : w114(v);
+}
+
+/** @type {$Writer} */
+function w41(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.range;
+  if (x !== undefined) o.range = w61(x);
+  x = v.message;
+  if (x !== undefined) o.message = x;
+  x = v.severity;
+  if (x !== undefined) o.severity = x;
+  x = v.source;
+  if (x !== undefined) o.source = x;
+  x = v.code;
+  if (x !== undefined) o.code = w113(x);
+  x = v.relatedInformation;
+  if (x !== undefined) o.relatedInformation = w115(x);
+  x = v.tags;
+  if (x !== undefined) o.tags = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w42(v) {
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w43(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.errors;
+  if (x !== undefined) o.errors = x;
+  x = v.warnings;
+  if (x !== undefined) o.warnings = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w44(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.errors;
+  if (x !== undefined) o.errors = x;
+  x = v.warnings;
+  if (x !== undefined) o.warnings = x;
+  x = v.info;
+  if (x !== undefined) o.info = x;
+  x = v.filesWithErrors;
+  if (x !== undefined) o.filesWithErrors = x;
+  x = v.filesWithWarnings;
+  if (x !== undefined) o.filesWithWarnings = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w116(v) {
+  return $.writeArray(v, $.copy);
+}
+
+/** @type {$Writer} */
+function w117(v) {
+  return v === null ? null : w116(v);
+}
+
+/** @type {$Writer} */
+function w45(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.command;
+  if (x !== undefined) o.command = x;
+  x = v.args;
+  if (x !== undefined) o.args = w117(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w46(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.executed;
+  if (x !== undefined) o.executed = x;
+  x = v.command;
+  if (x !== undefined) o.command = x;
+  x = v.result;
+  if (x !== undefined) o.result = $.copy(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w47(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x !== undefined) o.uri = x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.diagnostics;
+  if (x !== undefined) o.diagnostics = w109(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w48(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.severity;
+  if (x !== undefined) o.severity = x;
+  x = v.source;
+  if (x !== undefined) o.source = x;
+  x = v.limit;
+  if (x !== undefined) o.limit = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w49(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.uri;
+  if (x !== undefined) o.uri = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w50(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.includeWarnings;
+  if (x !== undefined) o.includeWarnings = x;
+  x = v.groupBy;
+  if (x !== undefined) o.groupBy = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w51(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.code;
+  if (x !== undefined) o.code = x;
+  x = v.message;
+  if (x !== undefined) o.message = x;
+  x = v.data;
+  if (x !== undefined) o.data = $.copy(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w118(v) {
+  return v === null ? null : w64(v);
+}
+
+/** @type {$Writer} */
+function w52(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w118(x);
+  x = v.error;
+  if (x !== undefined) o.error = w51(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w120(v) {
+  return v === null ? null : w69(v);
+}
+
+/** @type {$Writer} */
+function w119(v) {
+  /** @type {any} */
+  const o = {};
+  o.method = "ping";
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.params;
+  if (x !== undefined) o.params = w120(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w121(v) {
+  /** @type {any} */
+  const o = {};
+  o.method = "getDiagnostics";
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.params;
+  if (x !== undefined) o.params = w49(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w123(v) {
+  return v === null ? null : w48(v);
+}
+
+/** @type {$Writer} */
+function w122(v) {
+  /** @type {any} */
+  const o = {};
+  o.method = "getAllDiagnostics";
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.params;
+  if (x !== undefined) o.params = w123(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w125(v) {
+  return v === null ? null : w50(v);
+}
+
+/** @type {$Writer} */
+function w124(v) {
+  /** @type {any} */
+  const o = {};
+  o.method = "getWorkspaceErrors";
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.params;
+  if (x !== undefined) o.params = w125(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w126(v) {
+  /** @type {any} */
+  const o = {};
+  o.method = "validateFile";
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.params;
+  if (x !== undefined) o.params = w66(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w127(v) {
+  /** @type {any} */
+  const o = {};
+  o.method = "getOpenFiles";
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.params;
+  if (x !== undefined) o.params = w120(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w128(v) {
+  /** @type {any} */
+  const o = {};
+  o.method = "getActiveFile";
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.params;
+  if (x !== undefined) o.params = w120(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w129(v) {
+  /** @type {any} */
+  const o = {};
+  o.method = "executeCommand";
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.params;
+  if (x !== undefined) o.params = w45(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w53(v) {
+  switch (v.method) {
+    case "ping":
+      return w119(v);
+    case "getDiagnostics":
+      return w121(v);
+    case "getAllDiagnostics":
+      return w122(v);
+    case "getWorkspaceErrors":
+      return w124(v);
+    case "validateFile":
+      return w126(v);
+    case "getOpenFiles":
+      return w127(v);
+    case "getActiveFile":
+      return w128(v);
+    case "executeCommand":
+      return w129(v);
+  }
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w54(v) {
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w55(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.jsonrpc;
+  if (x !== undefined) o.jsonrpc = x;
+  x = v.id;
+  if (x !== undefined) o.id = w64(x);
+  x = v.result;
+  if (x !== undefined) o.result = $.copy(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w56(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x !== undefined) o.uri = x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.languageId;
+  if (x !== undefined) o.languageId = x;
+  x = v.isDirty;
+  if (x !== undefined) o.isDirty = x;
+  x = v.lineCount;
+  if (x !== undefined) o.lineCount = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w130(v) {
+  return $.writeArray(v, w56);
+}
+
+/** @type {$Writer} */
+function w57(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.count;
+  if (x !== undefined) o.count = x;
+  x = v.files;
+  if (x !== undefined) o.files = w130(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w58(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.status;
+  if (x !== undefined) o.status = x;
+  x = v.timestamp;
+  if (x !== undefined) o.timestamp = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w59(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.port;
+  if (x !== undefined) o.port = x;
+  x = v.pid;
+  if (x !== undefined) o.pid = x;
+  x = v.timestamp;
+  if (x !== undefined) o.timestamp = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w60(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.line;
+  if (x !== undefined) o.line = x;
+  x = v.character;
+  if (x !== undefined) o.character = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w61(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.start;
+  if (x !== undefined) o.start = w60(x);
+  x = v.end;
+  if (x !== undefined) o.end = w60(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w62(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.location;
+  if (x !== undefined) o.location = w63(x);
+  x = v.message;
+  if (x !== undefined) o.message = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w63(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x !== undefined) o.uri = x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.range;
+  if (x !== undefined) o.range = w61(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w64(v) {
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w65(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.line;
+  if (x !== undefined) o.line = x;
+  x = v.column;
+  if (x !== undefined) o.column = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w66(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w67(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.uri;
+  if (x !== undefined) o.uri = x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.languageId;
+  if (x !== undefined) o.languageId = x;
+  x = v.diagnostics;
+  if (x !== undefined) o.diagnostics = w109(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w131(v) {
+  return $.writeMap(v, $.any);
+}
+
+/** @type {$Writer} */
+function w132(v) {
+  return $.writeArray(v, w43);
+}
+
+/** @type {$Writer} */
+function w68(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.summary;
+  if (x !== undefined) o.summary = w44(x);
+  x = v.bySource;
+  if (x !== undefined) o.bySource = w131(x);
+  x = v.topErrorFiles;
+  if (x !== undefined) o.topErrorFiles = w132(x);
+  x = v.sources;
+  if (x !== undefined) o.sources = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w69(v) {
+  /** @type {any} */
+  const o = {};
+  return o;
+}
+
 /**
  * Every `method` value of the known `JsonRpcRequest` variants, input aliases included.
  *
@@ -30,4 +1734,1257 @@ function isKnownJsonRpcRequest(message) {
   return tags.includes(message.method);
 }
 
-module.exports = { jsonRpcRequestTags, isKnownJsonRpcRequest };
+/**
+ * Decodes a `ActiveFile` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ActiveFile>}
+ */
+function decodeActiveFile(value) {
+  return $.decode(value, r1);
+}
+
+/**
+ * Parses JSON text and decodes a `ActiveFile` from it (see `decodeActiveFile`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ActiveFile>}
+ */
+function parseActiveFile(text) {
+  return $.parse(text, r1);
+}
+
+/**
+ * The wire JSON of a `ActiveFile`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ActiveFile} value
+ * @returns {Json}
+ */
+function encodeActiveFile(value) {
+  return w38(value);
+}
+
+/**
+ * Decodes a `ActiveFileResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ActiveFileResult>}
+ */
+function decodeActiveFileResult(value) {
+  return $.decode(value, r2);
+}
+
+/**
+ * Parses JSON text and decodes a `ActiveFileResult` from it (see `decodeActiveFileResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ActiveFileResult>}
+ */
+function parseActiveFileResult(text) {
+  return $.parse(text, r2);
+}
+
+/**
+ * The wire JSON of a `ActiveFileResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ActiveFileResult} value
+ * @returns {Json}
+ */
+function encodeActiveFileResult(value) {
+  return w39(value);
+}
+
+/**
+ * Decodes a `AllDiagnosticsResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<AllDiagnosticsResult>}
+ */
+function decodeAllDiagnosticsResult(value) {
+  return $.decode(value, r3);
+}
+
+/**
+ * Parses JSON text and decodes a `AllDiagnosticsResult` from it (see `decodeAllDiagnosticsResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<AllDiagnosticsResult>}
+ */
+function parseAllDiagnosticsResult(text) {
+  return $.parse(text, r3);
+}
+
+/**
+ * The wire JSON of a `AllDiagnosticsResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {AllDiagnosticsResult} value
+ * @returns {Json}
+ */
+function encodeAllDiagnosticsResult(value) {
+  return w40(value);
+}
+
+/**
+ * Decodes a `AllowedCommand` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<AllowedCommand>}
+ */
+function decodeAllowedCommand(value) {
+  return $.decode(value, r4);
+}
+
+/**
+ * Parses JSON text and decodes a `AllowedCommand` from it (see `decodeAllowedCommand`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<AllowedCommand>}
+ */
+function parseAllowedCommand(text) {
+  return $.parse(text, r4);
+}
+
+/**
+ * The wire JSON of a `AllowedCommand`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {AllowedCommand} value
+ * @returns {Json}
+ */
+function encodeAllowedCommand(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `Diagnostic` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<Diagnostic>}
+ */
+function decodeDiagnostic(value) {
+  return $.decode(value, r5);
+}
+
+/**
+ * Parses JSON text and decodes a `Diagnostic` from it (see `decodeDiagnostic`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<Diagnostic>}
+ */
+function parseDiagnostic(text) {
+  return $.parse(text, r5);
+}
+
+/**
+ * The wire JSON of a `Diagnostic`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {Diagnostic} value
+ * @returns {Json}
+ */
+function encodeDiagnostic(value) {
+  return w41(value);
+}
+
+/**
+ * Decodes a `DiagnosticCode` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<DiagnosticCode>}
+ */
+function decodeDiagnosticCode(value) {
+  return $.decode(value, r6);
+}
+
+/**
+ * Parses JSON text and decodes a `DiagnosticCode` from it (see `decodeDiagnosticCode`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<DiagnosticCode>}
+ */
+function parseDiagnosticCode(text) {
+  return $.parse(text, r6);
+}
+
+/**
+ * The wire JSON of a `DiagnosticCode`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {DiagnosticCode} value
+ * @returns {Json}
+ */
+function encodeDiagnosticCode(value) {
+  return w42(value);
+}
+
+/**
+ * Decodes a `DiagnosticTag` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<DiagnosticTag>}
+ */
+function decodeDiagnosticTag(value) {
+  return $.decode(value, r7);
+}
+
+/**
+ * Parses JSON text and decodes a `DiagnosticTag` from it (see `decodeDiagnosticTag`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<DiagnosticTag>}
+ */
+function parseDiagnosticTag(text) {
+  return $.parse(text, r7);
+}
+
+/**
+ * The wire JSON of a `DiagnosticTag`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {DiagnosticTag} value
+ * @returns {Json}
+ */
+function encodeDiagnosticTag(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `ErrorFile` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ErrorFile>}
+ */
+function decodeErrorFile(value) {
+  return $.decode(value, r8);
+}
+
+/**
+ * Parses JSON text and decodes a `ErrorFile` from it (see `decodeErrorFile`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ErrorFile>}
+ */
+function parseErrorFile(text) {
+  return $.parse(text, r8);
+}
+
+/**
+ * The wire JSON of a `ErrorFile`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ErrorFile} value
+ * @returns {Json}
+ */
+function encodeErrorFile(value) {
+  return w43(value);
+}
+
+/**
+ * Decodes a `ErrorSummary` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ErrorSummary>}
+ */
+function decodeErrorSummary(value) {
+  return $.decode(value, r9);
+}
+
+/**
+ * Parses JSON text and decodes a `ErrorSummary` from it (see `decodeErrorSummary`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ErrorSummary>}
+ */
+function parseErrorSummary(text) {
+  return $.parse(text, r9);
+}
+
+/**
+ * The wire JSON of a `ErrorSummary`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ErrorSummary} value
+ * @returns {Json}
+ */
+function encodeErrorSummary(value) {
+  return w44(value);
+}
+
+/**
+ * Decodes a `ExecuteCommandParams` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ExecuteCommandParams>}
+ */
+function decodeExecuteCommandParams(value) {
+  return $.decode(value, r10);
+}
+
+/**
+ * Parses JSON text and decodes a `ExecuteCommandParams` from it (see `decodeExecuteCommandParams`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ExecuteCommandParams>}
+ */
+function parseExecuteCommandParams(text) {
+  return $.parse(text, r10);
+}
+
+/**
+ * The wire JSON of a `ExecuteCommandParams`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ExecuteCommandParams} value
+ * @returns {Json}
+ */
+function encodeExecuteCommandParams(value) {
+  return w45(value);
+}
+
+/**
+ * Decodes a `ExecuteCommandResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ExecuteCommandResult>}
+ */
+function decodeExecuteCommandResult(value) {
+  return $.decode(value, r11);
+}
+
+/**
+ * Parses JSON text and decodes a `ExecuteCommandResult` from it (see `decodeExecuteCommandResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ExecuteCommandResult>}
+ */
+function parseExecuteCommandResult(text) {
+  return $.parse(text, r11);
+}
+
+/**
+ * The wire JSON of a `ExecuteCommandResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ExecuteCommandResult} value
+ * @returns {Json}
+ */
+function encodeExecuteCommandResult(value) {
+  return w46(value);
+}
+
+/**
+ * Decodes a `FileDiagnostics` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<FileDiagnostics>}
+ */
+function decodeFileDiagnostics(value) {
+  return $.decode(value, r12);
+}
+
+/**
+ * Parses JSON text and decodes a `FileDiagnostics` from it (see `decodeFileDiagnostics`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<FileDiagnostics>}
+ */
+function parseFileDiagnostics(text) {
+  return $.parse(text, r12);
+}
+
+/**
+ * The wire JSON of a `FileDiagnostics`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {FileDiagnostics} value
+ * @returns {Json}
+ */
+function encodeFileDiagnostics(value) {
+  return w47(value);
+}
+
+/**
+ * Decodes a `GetAllDiagnosticsParams` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<GetAllDiagnosticsParams>}
+ */
+function decodeGetAllDiagnosticsParams(value) {
+  return $.decode(value, r13);
+}
+
+/**
+ * Parses JSON text and decodes a `GetAllDiagnosticsParams` from it (see `decodeGetAllDiagnosticsParams`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<GetAllDiagnosticsParams>}
+ */
+function parseGetAllDiagnosticsParams(text) {
+  return $.parse(text, r13);
+}
+
+/**
+ * The wire JSON of a `GetAllDiagnosticsParams`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {GetAllDiagnosticsParams} value
+ * @returns {Json}
+ */
+function encodeGetAllDiagnosticsParams(value) {
+  return w48(value);
+}
+
+/**
+ * Decodes a `GetDiagnosticsParams` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<GetDiagnosticsParams>}
+ */
+function decodeGetDiagnosticsParams(value) {
+  return $.decode(value, r14);
+}
+
+/**
+ * Parses JSON text and decodes a `GetDiagnosticsParams` from it (see `decodeGetDiagnosticsParams`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<GetDiagnosticsParams>}
+ */
+function parseGetDiagnosticsParams(text) {
+  return $.parse(text, r14);
+}
+
+/**
+ * The wire JSON of a `GetDiagnosticsParams`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {GetDiagnosticsParams} value
+ * @returns {Json}
+ */
+function encodeGetDiagnosticsParams(value) {
+  return w49(value);
+}
+
+/**
+ * Decodes a `GetWorkspaceErrorsParams` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<GetWorkspaceErrorsParams>}
+ */
+function decodeGetWorkspaceErrorsParams(value) {
+  return $.decode(value, r15);
+}
+
+/**
+ * Parses JSON text and decodes a `GetWorkspaceErrorsParams` from it (see `decodeGetWorkspaceErrorsParams`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<GetWorkspaceErrorsParams>}
+ */
+function parseGetWorkspaceErrorsParams(text) {
+  return $.parse(text, r15);
+}
+
+/**
+ * The wire JSON of a `GetWorkspaceErrorsParams`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {GetWorkspaceErrorsParams} value
+ * @returns {Json}
+ */
+function encodeGetWorkspaceErrorsParams(value) {
+  return w50(value);
+}
+
+/**
+ * Decodes a `GroupBy` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<GroupBy>}
+ */
+function decodeGroupBy(value) {
+  return $.decode(value, r16);
+}
+
+/**
+ * Parses JSON text and decodes a `GroupBy` from it (see `decodeGroupBy`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<GroupBy>}
+ */
+function parseGroupBy(text) {
+  return $.parse(text, r16);
+}
+
+/**
+ * The wire JSON of a `GroupBy`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {GroupBy} value
+ * @returns {Json}
+ */
+function encodeGroupBy(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `JsonRpcError` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<JsonRpcError>}
+ */
+function decodeJsonRpcError(value) {
+  return $.decode(value, r17);
+}
+
+/**
+ * Parses JSON text and decodes a `JsonRpcError` from it (see `decodeJsonRpcError`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<JsonRpcError>}
+ */
+function parseJsonRpcError(text) {
+  return $.parse(text, r17);
+}
+
+/**
+ * The wire JSON of a `JsonRpcError`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {JsonRpcError} value
+ * @returns {Json}
+ */
+function encodeJsonRpcError(value) {
+  return w51(value);
+}
+
+/**
+ * Decodes a `JsonRpcErrorResponse` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<JsonRpcErrorResponse>}
+ */
+function decodeJsonRpcErrorResponse(value) {
+  return $.decode(value, r18);
+}
+
+/**
+ * Parses JSON text and decodes a `JsonRpcErrorResponse` from it (see `decodeJsonRpcErrorResponse`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<JsonRpcErrorResponse>}
+ */
+function parseJsonRpcErrorResponse(text) {
+  return $.parse(text, r18);
+}
+
+/**
+ * The wire JSON of a `JsonRpcErrorResponse`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {JsonRpcErrorResponse} value
+ * @returns {Json}
+ */
+function encodeJsonRpcErrorResponse(value) {
+  return w52(value);
+}
+
+/**
+ * Decodes a `JsonRpcRequest` from a parsed JSON value (or, for a tag this schema does not know, the `JsonRpcRequestOrUnknown` case: rule R4), checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<JsonRpcRequestOrUnknown>}
+ */
+function decodeJsonRpcRequest(value) {
+  return $.decode(value, r19);
+}
+
+/**
+ * Parses JSON text and decodes a `JsonRpcRequest` from it (see `decodeJsonRpcRequest`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<JsonRpcRequestOrUnknown>}
+ */
+function parseJsonRpcRequest(text) {
+  return $.parse(text, r19);
+}
+
+/**
+ * The wire JSON of a `JsonRpcRequest`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {JsonRpcRequestOrUnknown} value
+ * @returns {Json}
+ */
+function encodeJsonRpcRequest(value) {
+  return w53(value);
+}
+
+/**
+ * Decodes a `JsonRpcResponse` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<JsonRpcResponse>}
+ */
+function decodeJsonRpcResponse(value) {
+  return $.decode(value, r20);
+}
+
+/**
+ * Parses JSON text and decodes a `JsonRpcResponse` from it (see `decodeJsonRpcResponse`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<JsonRpcResponse>}
+ */
+function parseJsonRpcResponse(text) {
+  return $.parse(text, r20);
+}
+
+/**
+ * The wire JSON of a `JsonRpcResponse`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {JsonRpcResponse} value
+ * @returns {Json}
+ */
+function encodeJsonRpcResponse(value) {
+  return w54(value);
+}
+
+/**
+ * Decodes a `JsonRpcSuccess` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<JsonRpcSuccess>}
+ */
+function decodeJsonRpcSuccess(value) {
+  return $.decode(value, r21);
+}
+
+/**
+ * Parses JSON text and decodes a `JsonRpcSuccess` from it (see `decodeJsonRpcSuccess`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<JsonRpcSuccess>}
+ */
+function parseJsonRpcSuccess(text) {
+  return $.parse(text, r21);
+}
+
+/**
+ * The wire JSON of a `JsonRpcSuccess`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {JsonRpcSuccess} value
+ * @returns {Json}
+ */
+function encodeJsonRpcSuccess(value) {
+  return w55(value);
+}
+
+/**
+ * Decodes a `OpenFile` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<OpenFile>}
+ */
+function decodeOpenFile(value) {
+  return $.decode(value, r22);
+}
+
+/**
+ * Parses JSON text and decodes a `OpenFile` from it (see `decodeOpenFile`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<OpenFile>}
+ */
+function parseOpenFile(text) {
+  return $.parse(text, r22);
+}
+
+/**
+ * The wire JSON of a `OpenFile`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {OpenFile} value
+ * @returns {Json}
+ */
+function encodeOpenFile(value) {
+  return w56(value);
+}
+
+/**
+ * Decodes a `OpenFilesResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<OpenFilesResult>}
+ */
+function decodeOpenFilesResult(value) {
+  return $.decode(value, r23);
+}
+
+/**
+ * Parses JSON text and decodes a `OpenFilesResult` from it (see `decodeOpenFilesResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<OpenFilesResult>}
+ */
+function parseOpenFilesResult(text) {
+  return $.parse(text, r23);
+}
+
+/**
+ * The wire JSON of a `OpenFilesResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {OpenFilesResult} value
+ * @returns {Json}
+ */
+function encodeOpenFilesResult(value) {
+  return w57(value);
+}
+
+/**
+ * Decodes a `PingResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<PingResult>}
+ */
+function decodePingResult(value) {
+  return $.decode(value, r24);
+}
+
+/**
+ * Parses JSON text and decodes a `PingResult` from it (see `decodePingResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<PingResult>}
+ */
+function parsePingResult(text) {
+  return $.parse(text, r24);
+}
+
+/**
+ * The wire JSON of a `PingResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {PingResult} value
+ * @returns {Json}
+ */
+function encodePingResult(value) {
+  return w58(value);
+}
+
+/**
+ * Decodes a `PortFile` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<PortFile>}
+ */
+function decodePortFile(value) {
+  return $.decode(value, r25);
+}
+
+/**
+ * Parses JSON text and decodes a `PortFile` from it (see `decodePortFile`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<PortFile>}
+ */
+function parsePortFile(text) {
+  return $.parse(text, r25);
+}
+
+/**
+ * The wire JSON of a `PortFile`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {PortFile} value
+ * @returns {Json}
+ */
+function encodePortFile(value) {
+  return w59(value);
+}
+
+/**
+ * Decodes a `Position` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<Position>}
+ */
+function decodePosition(value) {
+  return $.decode(value, r26);
+}
+
+/**
+ * Parses JSON text and decodes a `Position` from it (see `decodePosition`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<Position>}
+ */
+function parsePosition(text) {
+  return $.parse(text, r26);
+}
+
+/**
+ * The wire JSON of a `Position`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {Position} value
+ * @returns {Json}
+ */
+function encodePosition(value) {
+  return w60(value);
+}
+
+/**
+ * Decodes a `Range` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<Range>}
+ */
+function decodeRange(value) {
+  return $.decode(value, r27);
+}
+
+/**
+ * Parses JSON text and decodes a `Range` from it (see `decodeRange`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<Range>}
+ */
+function parseRange(text) {
+  return $.parse(text, r27);
+}
+
+/**
+ * The wire JSON of a `Range`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {Range} value
+ * @returns {Json}
+ */
+function encodeRange(value) {
+  return w61(value);
+}
+
+/**
+ * Decodes a `RelatedInformation` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<RelatedInformation>}
+ */
+function decodeRelatedInformation(value) {
+  return $.decode(value, r28);
+}
+
+/**
+ * Parses JSON text and decodes a `RelatedInformation` from it (see `decodeRelatedInformation`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<RelatedInformation>}
+ */
+function parseRelatedInformation(text) {
+  return $.parse(text, r28);
+}
+
+/**
+ * The wire JSON of a `RelatedInformation`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {RelatedInformation} value
+ * @returns {Json}
+ */
+function encodeRelatedInformation(value) {
+  return w62(value);
+}
+
+/**
+ * Decodes a `RelatedLocation` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<RelatedLocation>}
+ */
+function decodeRelatedLocation(value) {
+  return $.decode(value, r29);
+}
+
+/**
+ * Parses JSON text and decodes a `RelatedLocation` from it (see `decodeRelatedLocation`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<RelatedLocation>}
+ */
+function parseRelatedLocation(text) {
+  return $.parse(text, r29);
+}
+
+/**
+ * The wire JSON of a `RelatedLocation`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {RelatedLocation} value
+ * @returns {Json}
+ */
+function encodeRelatedLocation(value) {
+  return w63(value);
+}
+
+/**
+ * Decodes a `RequestId` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<RequestId>}
+ */
+function decodeRequestId(value) {
+  return $.decode(value, r30);
+}
+
+/**
+ * Parses JSON text and decodes a `RequestId` from it (see `decodeRequestId`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<RequestId>}
+ */
+function parseRequestId(text) {
+  return $.parse(text, r30);
+}
+
+/**
+ * The wire JSON of a `RequestId`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {RequestId} value
+ * @returns {Json}
+ */
+function encodeRequestId(value) {
+  return w64(value);
+}
+
+/**
+ * Decodes a `Selection` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<Selection>}
+ */
+function decodeSelection(value) {
+  return $.decode(value, r31);
+}
+
+/**
+ * Parses JSON text and decodes a `Selection` from it (see `decodeSelection`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<Selection>}
+ */
+function parseSelection(text) {
+  return $.parse(text, r31);
+}
+
+/**
+ * The wire JSON of a `Selection`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {Selection} value
+ * @returns {Json}
+ */
+function encodeSelection(value) {
+  return w65(value);
+}
+
+/**
+ * Decodes a `Severity` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<Severity>}
+ */
+function decodeSeverity(value) {
+  return $.decode(value, r32);
+}
+
+/**
+ * Parses JSON text and decodes a `Severity` from it (see `decodeSeverity`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<Severity>}
+ */
+function parseSeverity(text) {
+  return $.parse(text, r32);
+}
+
+/**
+ * The wire JSON of a `Severity`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {Severity} value
+ * @returns {Json}
+ */
+function encodeSeverity(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `SeverityFilter` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<SeverityFilter>}
+ */
+function decodeSeverityFilter(value) {
+  return $.decode(value, r33);
+}
+
+/**
+ * Parses JSON text and decodes a `SeverityFilter` from it (see `decodeSeverityFilter`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<SeverityFilter>}
+ */
+function parseSeverityFilter(text) {
+  return $.parse(text, r33);
+}
+
+/**
+ * The wire JSON of a `SeverityFilter`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {SeverityFilter} value
+ * @returns {Json}
+ */
+function encodeSeverityFilter(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `ValidateFileParams` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ValidateFileParams>}
+ */
+function decodeValidateFileParams(value) {
+  return $.decode(value, r34);
+}
+
+/**
+ * Parses JSON text and decodes a `ValidateFileParams` from it (see `decodeValidateFileParams`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ValidateFileParams>}
+ */
+function parseValidateFileParams(text) {
+  return $.parse(text, r34);
+}
+
+/**
+ * The wire JSON of a `ValidateFileParams`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ValidateFileParams} value
+ * @returns {Json}
+ */
+function encodeValidateFileParams(value) {
+  return w66(value);
+}
+
+/**
+ * Decodes a `ValidateFileResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ValidateFileResult>}
+ */
+function decodeValidateFileResult(value) {
+  return $.decode(value, r35);
+}
+
+/**
+ * Parses JSON text and decodes a `ValidateFileResult` from it (see `decodeValidateFileResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ValidateFileResult>}
+ */
+function parseValidateFileResult(text) {
+  return $.parse(text, r35);
+}
+
+/**
+ * The wire JSON of a `ValidateFileResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ValidateFileResult} value
+ * @returns {Json}
+ */
+function encodeValidateFileResult(value) {
+  return w67(value);
+}
+
+/**
+ * Decodes a `WorkspaceErrorsResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<WorkspaceErrorsResult>}
+ */
+function decodeWorkspaceErrorsResult(value) {
+  return $.decode(value, r36);
+}
+
+/**
+ * Parses JSON text and decodes a `WorkspaceErrorsResult` from it (see `decodeWorkspaceErrorsResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<WorkspaceErrorsResult>}
+ */
+function parseWorkspaceErrorsResult(text) {
+  return $.parse(text, r36);
+}
+
+/**
+ * The wire JSON of a `WorkspaceErrorsResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {WorkspaceErrorsResult} value
+ * @returns {Json}
+ */
+function encodeWorkspaceErrorsResult(value) {
+  return w68(value);
+}
+
+/**
+ * Decodes the reply data to the `JsonRpcRequest` request tagged `tag` (rule R8), as `decodeJsonRpcRequest` decodes a message; a tag whose request has no reply data is a violation.
+ *
+ * @template {keyof JsonRpcRequestReplyMap} T
+ * @param {T} tag
+ * @param {unknown} value
+ * @returns {Result<JsonRpcRequestReplyMap[T]>}
+ */
+function decodeJsonRpcRequestReply(tag, value) {
+  switch (tag) {
+    case "ping":
+      return $.decode(value, r24);
+    case "getDiagnostics":
+      return $.decode(value, r12);
+    case "getAllDiagnostics":
+      return $.decode(value, r3);
+    case "getWorkspaceErrors":
+      return $.decode(value, r36);
+    case "validateFile":
+      return $.decode(value, r35);
+    case "getOpenFiles":
+      return $.decode(value, r23);
+    case "getActiveFile":
+      return $.decode(value, r2);
+    case "executeCommand":
+      return $.decode(value, r11);
+  }
+  return $.decode(value, $.noReply);
+}
+
+/**
+ * The wire JSON of the reply data to the `JsonRpcRequest` request tagged `tag` (see `encodeJsonRpcRequest`).
+ *
+ * @template {keyof JsonRpcRequestReplyMap} T
+ * @param {T} tag
+ * @param {JsonRpcRequestReplyMap[T]} value
+ * @returns {Json}
+ */
+function encodeJsonRpcRequestReply(tag, value) {
+  switch (tag) {
+    case "ping":
+      return w58(value);
+    case "getDiagnostics":
+      return w47(value);
+    case "getAllDiagnostics":
+      return w40(value);
+    case "getWorkspaceErrors":
+      return w68(value);
+    case "validateFile":
+      return w67(value);
+    case "getOpenFiles":
+      return w57(value);
+    case "getActiveFile":
+      return w39(value);
+    case "executeCommand":
+      return w46(value);
+  }
+  return $.copy(value);
+}
+
+module.exports = {
+  jsonRpcRequestTags,
+  isKnownJsonRpcRequest,
+  decodeActiveFile,
+  parseActiveFile,
+  encodeActiveFile,
+  decodeActiveFileResult,
+  parseActiveFileResult,
+  encodeActiveFileResult,
+  decodeAllDiagnosticsResult,
+  parseAllDiagnosticsResult,
+  encodeAllDiagnosticsResult,
+  decodeAllowedCommand,
+  parseAllowedCommand,
+  encodeAllowedCommand,
+  decodeDiagnostic,
+  parseDiagnostic,
+  encodeDiagnostic,
+  decodeDiagnosticCode,
+  parseDiagnosticCode,
+  encodeDiagnosticCode,
+  decodeDiagnosticTag,
+  parseDiagnosticTag,
+  encodeDiagnosticTag,
+  decodeErrorFile,
+  parseErrorFile,
+  encodeErrorFile,
+  decodeErrorSummary,
+  parseErrorSummary,
+  encodeErrorSummary,
+  decodeExecuteCommandParams,
+  parseExecuteCommandParams,
+  encodeExecuteCommandParams,
+  decodeExecuteCommandResult,
+  parseExecuteCommandResult,
+  encodeExecuteCommandResult,
+  decodeFileDiagnostics,
+  parseFileDiagnostics,
+  encodeFileDiagnostics,
+  decodeGetAllDiagnosticsParams,
+  parseGetAllDiagnosticsParams,
+  encodeGetAllDiagnosticsParams,
+  decodeGetDiagnosticsParams,
+  parseGetDiagnosticsParams,
+  encodeGetDiagnosticsParams,
+  decodeGetWorkspaceErrorsParams,
+  parseGetWorkspaceErrorsParams,
+  encodeGetWorkspaceErrorsParams,
+  decodeGroupBy,
+  parseGroupBy,
+  encodeGroupBy,
+  decodeJsonRpcError,
+  parseJsonRpcError,
+  encodeJsonRpcError,
+  decodeJsonRpcErrorResponse,
+  parseJsonRpcErrorResponse,
+  encodeJsonRpcErrorResponse,
+  decodeJsonRpcRequest,
+  parseJsonRpcRequest,
+  encodeJsonRpcRequest,
+  decodeJsonRpcResponse,
+  parseJsonRpcResponse,
+  encodeJsonRpcResponse,
+  decodeJsonRpcSuccess,
+  parseJsonRpcSuccess,
+  encodeJsonRpcSuccess,
+  decodeOpenFile,
+  parseOpenFile,
+  encodeOpenFile,
+  decodeOpenFilesResult,
+  parseOpenFilesResult,
+  encodeOpenFilesResult,
+  decodePingResult,
+  parsePingResult,
+  encodePingResult,
+  decodePortFile,
+  parsePortFile,
+  encodePortFile,
+  decodePosition,
+  parsePosition,
+  encodePosition,
+  decodeRange,
+  parseRange,
+  encodeRange,
+  decodeRelatedInformation,
+  parseRelatedInformation,
+  encodeRelatedInformation,
+  decodeRelatedLocation,
+  parseRelatedLocation,
+  encodeRelatedLocation,
+  decodeRequestId,
+  parseRequestId,
+  encodeRequestId,
+  decodeSelection,
+  parseSelection,
+  encodeSelection,
+  decodeSeverity,
+  parseSeverity,
+  encodeSeverity,
+  decodeSeverityFilter,
+  parseSeverityFilter,
+  encodeSeverityFilter,
+  decodeValidateFileParams,
+  parseValidateFileParams,
+  encodeValidateFileParams,
+  decodeValidateFileResult,
+  parseValidateFileResult,
+  encodeValidateFileResult,
+  decodeWorkspaceErrorsResult,
+  parseWorkspaceErrorsResult,
+  encodeWorkspaceErrorsResult,
+  decodeJsonRpcRequestReply,
+  encodeJsonRpcRequestReply,
+};

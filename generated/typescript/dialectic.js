@@ -2,6 +2,197 @@
 
 "use strict";
 
+const $ = require("./runtime.js");
+
+/** @typedef {import("./runtime.js").Reader} $Reader */
+/** @typedef {import("./runtime.js").Writer} $Writer */
+/** @typedef {import("./runtime.js").Choice} $Choice */
+/** @typedef {import("./runtime.js").Violation} $Violation */
+/** @typedef {import("./runtime.js").Json} Json */
+/**
+ * @template T
+ * @typedef {import("./runtime.js").Result<T>} Result
+ */
+/** @typedef {import("./dialectic.js").DialecticRequestOrUnknown} DialecticRequestOrUnknown */
+/** @typedef {import("./dialectic.js").DialecticRequestReplyMap} DialecticRequestReplyMap */
+/** @typedef {import("./dialectic.js").IPCResponse} IPCResponse */
+
+const c11 = ["present_review"];
+
+const c12 = ["baseUri", "base_uri"];
+
+const c13 = ["update-section", "UpdateSection"];
+
+const c14 = ["replace", "update-section", "append"];
+
+/** @type {$Reader} */
+function r9(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "present_review";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r3);
+  else o.payload = r3(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r10(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  for (const k of Object.keys(v)) $.put(o, k, v[k]);
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r1(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  switch (v.type) {
+    case "present_review":
+    case "present-review":
+      return r9(v, e, s);
+  }
+  if (typeof v.type === "string") return r10(v, e, s);
+  return $.tag(e, v, s, "type", c11);
+}
+
+/** @type {$Reader} */
+function r2(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.success;
+  if (x == null) $.missing(e, x, "success");
+  else o.success = $.bool(x, e, "success");
+  x = v.error;
+  if (x != null) o.error = $.str(x, e, "error");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r3(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let k;
+  let x;
+  x = v.content;
+  if (x == null) $.missing(e, x, "content");
+  else o.content = $.str(x, e, "content");
+  x = v.mode;
+  if (x == null) $.missing(e, x, "mode");
+  else o.mode = r4(x, e, "mode");
+  x = v.section;
+  if (x != null) o.section = $.str(x, e, "section");
+  k = $.which(v, e, c12);
+  x = $.own(v, k);
+  if (x != null) o.baseUri = $.str(x, e, k);
+  $.requiredWhen(o, e, "section", "mode", c13);
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r4(v, e, s) {
+  switch (v) {
+    case "replace":
+    case "Replace":
+      return "replace";
+    case "update-section":
+    case "UpdateSection":
+      return "update-section";
+    case "append":
+    case "Append":
+      return "append";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c14);
+}
+
+/** @type {$Writer} */
+function w15(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "present_review";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.payload;
+  if (x !== undefined) o.payload = w7(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w5(v) {
+  switch (v.type) {
+    case "present_review":
+    case "present-review":
+      return w15(v);
+  }
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w6(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.success;
+  if (x !== undefined) o.success = x;
+  x = v.error;
+  if (x !== undefined) o.error = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w7(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.content;
+  if (x !== undefined) o.content = x;
+  x = v.mode;
+  if (x !== undefined) o.mode = w8(x);
+  x = v.section;
+  if (x !== undefined) o.section = x;
+  x = $.own(v, $.which(v, [], c12));
+  if (x !== undefined) o.baseUri = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w8(v) {
+  switch (v) {
+    case "Replace":
+      return "replace";
+    case "UpdateSection":
+      return "update-section";
+    case "Append":
+      return "append";
+  }
+  return v;
+}
+
 /**
  * Every `type` value of the known `DialecticRequest` variants, input aliases included.
  *
@@ -21,4 +212,109 @@ function isKnownDialecticRequest(message) {
   return tags.includes(message.type);
 }
 
-module.exports = { dialecticRequestTags, isKnownDialecticRequest };
+/**
+ * Decodes a `DialecticRequest` from a parsed JSON value (or, for a tag this schema does not know, the `DialecticRequestOrUnknown` case: rule R4), checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<DialecticRequestOrUnknown>}
+ */
+function decodeDialecticRequest(value) {
+  return $.decode(value, r1);
+}
+
+/**
+ * Parses JSON text and decodes a `DialecticRequest` from it (see `decodeDialecticRequest`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<DialecticRequestOrUnknown>}
+ */
+function parseDialecticRequest(text) {
+  return $.parse(text, r1);
+}
+
+/**
+ * The wire JSON of a `DialecticRequest`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {DialecticRequestOrUnknown} value
+ * @returns {Json}
+ */
+function encodeDialecticRequest(value) {
+  return w5(value);
+}
+
+/**
+ * Decodes a `IPCResponse` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<IPCResponse>}
+ */
+function decodeIPCResponse(value) {
+  return $.decode(value, r2);
+}
+
+/**
+ * Parses JSON text and decodes a `IPCResponse` from it (see `decodeIPCResponse`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<IPCResponse>}
+ */
+function parseIPCResponse(text) {
+  return $.parse(text, r2);
+}
+
+/**
+ * The wire JSON of a `IPCResponse`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {IPCResponse} value
+ * @returns {Json}
+ */
+function encodeIPCResponse(value) {
+  return w6(value);
+}
+
+/**
+ * Decodes the reply data to the `DialecticRequest` request tagged `tag` (rule R8), as `decodeDialecticRequest` decodes a message; a tag whose request has no reply data is a violation.
+ *
+ * @template {keyof DialecticRequestReplyMap} T
+ * @param {T} tag
+ * @param {unknown} value
+ * @returns {Result<DialecticRequestReplyMap[T]>}
+ */
+function decodeDialecticRequestReply(tag, value) {
+  switch (tag) {
+    case "present_review":
+    case "present-review":
+      return $.decode(value, r2);
+  }
+  return $.decode(value, $.noReply);
+}
+
+/**
+ * The wire JSON of the reply data to the `DialecticRequest` request tagged `tag` (see `encodeDialecticRequest`).
+ *
+ * @template {keyof DialecticRequestReplyMap} T
+ * @param {T} tag
+ * @param {DialecticRequestReplyMap[T]} value
+ * @returns {Json}
+ */
+function encodeDialecticRequestReply(tag, value) {
+  switch (tag) {
+    case "present_review":
+    case "present-review":
+      return w6(value);
+  }
+  return $.copy(value);
+}
+
+module.exports = {
+  dialecticRequestTags,
+  isKnownDialecticRequest,
+  decodeDialecticRequest,
+  parseDialecticRequest,
+  encodeDialecticRequest,
+  decodeIPCResponse,
+  parseIPCResponse,
+  encodeIPCResponse,
+  decodeDialecticRequestReply,
+  encodeDialecticRequestReply,
+};

@@ -2,6 +2,8 @@
 //
 // One namespace per protocol module, e.g. `symposium.IpcMessage`.
 
+export type { Json, Result, Rule, Violation } from "./runtime.mjs";
+
 export * as ck3lens from "./ck3lens.mjs";
 export * as dialectic from "./dialectic.mjs";
 export * as symposium from "./symposium.mjs";

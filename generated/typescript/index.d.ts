@@ -2,6 +2,8 @@
 //
 // One namespace per protocol module, e.g. `symposium.IpcMessage`.
 
+export type { Json, Result, Rule, Violation } from "./runtime.js";
+
 export * as ck3lens from "./ck3lens.js";
 export * as dialectic from "./dialectic.js";
 export * as symposium from "./symposium.js";

@@ -2,6 +2,2542 @@
 
 "use strict";
 
+const $ = require("./runtime.js");
+
+/** @typedef {import("./runtime.js").Reader} $Reader */
+/** @typedef {import("./runtime.js").Writer} $Writer */
+/** @typedef {import("./runtime.js").Choice} $Choice */
+/** @typedef {import("./runtime.js").Violation} $Violation */
+/** @typedef {import("./runtime.js").Json} Json */
+/**
+ * @template T
+ * @typedef {import("./runtime.js").Result<T>} Result
+ */
+/** @typedef {import("./symposium.js").Ack} Ack */
+/** @typedef {import("./symposium.js").ChangeStatus} ChangeStatus */
+/** @typedef {import("./symposium.js").CommentThread} CommentThread */
+/** @typedef {import("./symposium.js").CommentType} CommentType */
+/** @typedef {import("./symposium.js").CompletionAction} CompletionAction */
+/** @typedef {import("./symposium.js").DeleteTaskspacePayload} DeleteTaskspacePayload */
+/** @typedef {import("./symposium.js").DiffHunk} DiffHunk */
+/** @typedef {import("./symposium.js").DiffLine} DiffLine */
+/** @typedef {import("./symposium.js").DiffLineType} DiffLineType */
+/** @typedef {import("./symposium.js").Empty} Empty */
+/** @typedef {import("./symposium.js").FileChange} FileChange */
+/** @typedef {import("./symposium.js").FileLocation} FileLocation */
+/** @typedef {import("./symposium.js").FileRange} FileRange */
+/** @typedef {import("./symposium.js").FindAllReferencesPayload} FindAllReferencesPayload */
+/** @typedef {import("./symposium.js").GetSelectionResult} GetSelectionResult */
+/** @typedef {import("./symposium.js").GetTaskspaceStateLegacy} GetTaskspaceStateLegacy */
+/** @typedef {import("./symposium.js").IpcMessageOrUnknown} IpcMessageOrUnknown */
+/** @typedef {import("./symposium.js").IpcMessageReplyMap} IpcMessageReplyMap */
+/** @typedef {import("./symposium.js").LogLevel} LogLevel */
+/** @typedef {import("./symposium.js").LogPayload} LogPayload */
+/** @typedef {import("./symposium.js").LogProgressPayload} LogProgressPayload */
+/** @typedef {import("./symposium.js").MessageSender} MessageSender */
+/** @typedef {import("./symposium.js").PresentReviewParams} PresentReviewParams */
+/** @typedef {import("./symposium.js").PresentWalkthroughPayload} PresentWalkthroughPayload */
+/** @typedef {import("./symposium.js").ProgressCategory} ProgressCategory */
+/** @typedef {import("./symposium.js").RegisterTaskspaceWindowPayload} RegisterTaskspaceWindowPayload */
+/** @typedef {import("./symposium.js").RegisterTaskspaceWindowReply} RegisterTaskspaceWindowReply */
+/** @typedef {import("./symposium.js").ResolveSymbolByNamePayload} ResolveSymbolByNamePayload */
+/** @typedef {import("./symposium.js").ResponsePayload} ResponsePayload */
+/** @typedef {import("./symposium.js").ReviewMode} ReviewMode */
+/** @typedef {import("./symposium.js").SignalUserPayload} SignalUserPayload */
+/** @typedef {import("./symposium.js").SpawnTaskspacePayload} SpawnTaskspacePayload */
+/** @typedef {import("./symposium.js").SpawnTaskspaceReply} SpawnTaskspaceReply */
+/** @typedef {import("./symposium.js").StoreReferencePayload} StoreReferencePayload */
+/** @typedef {import("./symposium.js").SymbolDef} SymbolDef */
+/** @typedef {import("./symposium.js").SyntheticPRPayload} SyntheticPRPayload */
+/** @typedef {import("./symposium.js").TaskspaceRollCallPayload} TaskspaceRollCallPayload */
+/** @typedef {import("./symposium.js").TaskspaceStateLegacy} TaskspaceStateLegacy */
+/** @typedef {import("./symposium.js").TaskspaceStateRequest} TaskspaceStateRequest */
+/** @typedef {import("./symposium.js").TaskspaceStateResponse} TaskspaceStateResponse */
+/** @typedef {import("./symposium.js").UpdateTaskspacePayload} UpdateTaskspacePayload */
+/** @typedef {import("./symposium.js").UserFeedback} UserFeedback */
+/** @typedef {import("./symposium.js").UserResponse} UserResponse */
+
+const k0 = "register_taskspace_window";
+
+const c80 = ["Added", "Modified", "Deleted"];
+
+const c83 = ["insight", "question", "todo", "fixme"];
+
+const c84 = ["request_changes", "checkpoint", "return"];
+
+const c87 = ["Added", "Removed", "Context"];
+
+const c114 = [
+  "response",
+  "marco",
+  "polo",
+  "goodbye",
+  "store_reference",
+  "get_selection",
+  "present_walkthrough",
+  "log",
+  "reload_window",
+  "resolve_symbol_by_name",
+  "find_all_references",
+  "create_synthetic_pr",
+  "update_synthetic_pr",
+  "user_feedback",
+  "spawn_taskspace",
+  "log_progress",
+  "signal_user",
+  "update_taskspace",
+  "taskspace_state",
+  "get_taskspace_state",
+  "delete_taskspace",
+  "taskspace_roll_call",
+  k0,
+  "present_review",
+];
+
+const c115 = ["debug", "info", "warn", "error"];
+
+const c116 = ["baseUri", "base_uri"];
+
+const c117 = ["update-section", "UpdateSection"];
+
+const c118 = ["info", "warn", "error", "milestone", "question"];
+
+const c119 = ["name", "symbol_name"];
+
+const c120 = ["replace", "update-section", "append"];
+
+const c121 = ["newTaskspaceUuid", "new_taskspace_uuid"];
+
+const c127 = ["comment", "complete_review"];
+
+/** @type {$Reader} */
+function r1(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r2(v, e, s) {
+  switch (v) {
+    case "Added":
+      return "Added";
+    case "Modified":
+      return "Modified";
+    case "Deleted":
+      return "Deleted";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c80);
+}
+
+/** @type {$Reader} */
+function r81(v, e, s) {
+  return $.int(v, e, s, 1, 4294967295);
+}
+
+/** @type {$Reader} */
+function r82(v, e, s) {
+  return $.array(v, e, s, r42);
+}
+
+/** @type {$Reader} */
+function r3(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.thread_id;
+  if (x == null) $.missing(e, x, "thread_id");
+  else o.thread_id = $.str(x, e, "thread_id");
+  x = v.file_path;
+  if (x == null) $.missing(e, x, "file_path");
+  else o.file_path = $.str(x, e, "file_path");
+  x = v.line_number;
+  if (x == null) $.missing(e, x, "line_number");
+  else o.line_number = r81(x, e, "line_number");
+  x = v.comment_type;
+  if (x == null) $.missing(e, x, "comment_type");
+  else o.comment_type = r4(x, e, "comment_type");
+  x = v.content;
+  if (x == null) $.missing(e, x, "content");
+  else o.content = $.str(x, e, "content");
+  x = v.responses;
+  if (x != null) o.responses = r82(x, e, "responses");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r4(v, e, s) {
+  switch (v) {
+    case "insight":
+    case "Explanation":
+      return "insight";
+    case "question":
+    case "Question":
+      return "question";
+    case "todo":
+    case "Todo":
+      return "todo";
+    case "fixme":
+    case "Fixme":
+      return "fixme";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c83);
+}
+
+/** @type {$Reader} */
+function r5(v, e, s) {
+  switch (v) {
+    case "request_changes":
+      return "request_changes";
+    case "checkpoint":
+      return "checkpoint";
+    case "return":
+      return "return";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c84);
+}
+
+/** @type {$Reader} */
+function r6(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x == null) $.missing(e, x, "project_path");
+  else o.project_path = $.str(x, e, "project_path");
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r85(v, e, s) {
+  return $.int(v, e, s, 0, 4294967295);
+}
+
+/** @type {$Reader} */
+function r86(v, e, s) {
+  return $.array(v, e, s, r8);
+}
+
+/** @type {$Reader} */
+function r7(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.header;
+  if (x == null) $.missing(e, x, "header");
+  else o.header = $.str(x, e, "header");
+  x = v.old_start;
+  if (x == null) $.missing(e, x, "old_start");
+  else o.old_start = r85(x, e, "old_start");
+  x = v.old_lines;
+  if (x == null) $.missing(e, x, "old_lines");
+  else o.old_lines = r85(x, e, "old_lines");
+  x = v.new_start;
+  if (x == null) $.missing(e, x, "new_start");
+  else o.new_start = r85(x, e, "new_start");
+  x = v.new_lines;
+  if (x == null) $.missing(e, x, "new_lines");
+  else o.new_lines = r85(x, e, "new_lines");
+  x = v.lines;
+  if (x == null) $.missing(e, x, "lines");
+  else o.lines = r86(x, e, "lines");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r8(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.line_type;
+  if (x == null) $.missing(e, x, "line_type");
+  else o.line_type = r9(x, e, "line_type");
+  x = v.content;
+  if (x == null) $.missing(e, x, "content");
+  else o.content = $.str(x, e, "content");
+  x = v.old_line_number;
+  if (x != null) o.old_line_number = r85(x, e, "old_line_number");
+  x = v.new_line_number;
+  if (x != null) o.new_line_number = r85(x, e, "new_line_number");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r9(v, e, s) {
+  switch (v) {
+    case "Added":
+      return "Added";
+    case "Removed":
+      return "Removed";
+    case "Context":
+      return "Context";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c87);
+}
+
+/** @type {$Reader} */
+function r10(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r88(v, e, s) {
+  return $.array(v, e, s, r7);
+}
+
+/** @type {$Reader} */
+function r11(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.status;
+  if (x == null) $.missing(e, x, "status");
+  else o.status = r2(x, e, "status");
+  x = v.additions;
+  if (x == null) $.missing(e, x, "additions");
+  else o.additions = r85(x, e, "additions");
+  x = v.deletions;
+  if (x == null) $.missing(e, x, "deletions");
+  else o.deletions = r85(x, e, "deletions");
+  x = v.hunks;
+  if (x == null) $.missing(e, x, "hunks");
+  else o.hunks = r88(x, e, "hunks");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r12(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.line;
+  if (x == null) $.missing(e, x, "line");
+  else o.line = r81(x, e, "line");
+  x = v.column;
+  if (x == null) $.missing(e, x, "column");
+  else o.column = r81(x, e, "column");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r13(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x == null) $.missing(e, x, "path");
+  else o.path = $.str(x, e, "path");
+  x = v.start;
+  if (x == null) $.missing(e, x, "start");
+  else o.start = r12(x, e, "start");
+  x = v.end;
+  if (x == null) $.missing(e, x, "end");
+  else o.end = r12(x, e, "end");
+  x = v.content;
+  if (x != null) o.content = $.str(x, e, "content");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r14(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.symbol;
+  if (x == null) $.missing(e, x, "symbol");
+  else o.symbol = r34(x, e, "symbol");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r15(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.selectedText;
+  if (x != null) o.selectedText = $.str(x, e, "selectedText");
+  x = v.filePath;
+  if (x != null) o.filePath = $.str(x, e, "filePath");
+  x = v.startLine;
+  if (x != null) o.startLine = r81(x, e, "startLine");
+  x = v.startColumn;
+  if (x != null) o.startColumn = r81(x, e, "startColumn");
+  x = v.endLine;
+  if (x != null) o.endLine = r81(x, e, "endLine");
+  x = v.endColumn;
+  if (x != null) o.endColumn = r81(x, e, "endColumn");
+  x = v.lineNumber;
+  if (x != null) o.lineNumber = r81(x, e, "lineNumber");
+  x = v.documentLanguage;
+  if (x != null) o.documentLanguage = $.str(x, e, "documentLanguage");
+  x = v.isUntitled;
+  if (x != null) o.isUntitled = $.bool(x, e, "isUntitled");
+  x = v.message;
+  if (x != null) o.message = $.str(x, e, "message");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r16(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.taskspaceUuid;
+  if (x == null) $.missing(e, x, "taskspaceUuid");
+  else o.taskspaceUuid = $.str(x, e, "taskspaceUuid");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r89(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "response";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r28);
+  else o.payload = r28(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r90(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "marco";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) x = {};
+  o.payload = r10(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r91(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "polo";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) x = {};
+  o.payload = r10(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r92(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "goodbye";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) x = {};
+  o.payload = r10(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r93(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "store_reference";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r33);
+  else o.payload = r33(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r94(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "get_selection";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) x = {};
+  o.payload = r10(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r95(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "present_walkthrough";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r23);
+  else o.payload = r23(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r96(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "log";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r19);
+  else o.payload = r19(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r97(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "reload_window";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) x = {};
+  o.payload = r10(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r98(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "resolve_symbol_by_name";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r27);
+  else o.payload = r27(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r99(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "find_all_references";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r14);
+  else o.payload = r14(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r100(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "create_synthetic_pr";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r35);
+  else o.payload = r35(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r101(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "update_synthetic_pr";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r35);
+  else o.payload = r35(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r102(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "user_feedback";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.missing(e, x, "payload");
+  else o.payload = r41(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r103(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "spawn_taskspace";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r31);
+  else o.payload = r31(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r104(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "log_progress";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r20);
+  else o.payload = r20(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r105(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "signal_user";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r30);
+  else o.payload = r30(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r106(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "update_taskspace";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r40);
+  else o.payload = r40(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r107(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "taskspace_state";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r38);
+  else o.payload = r38(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r108(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "get_taskspace_state";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r16);
+  else o.payload = r16(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r109(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "delete_taskspace";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r6);
+  else o.payload = r6(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r110(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "taskspace_roll_call";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r36);
+  else o.payload = r36(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r111(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = k0;
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r25);
+  else o.payload = r25(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r112(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "present_review";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r22);
+  else o.payload = r22(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r113(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  for (const k of Object.keys(v)) $.put(o, k, v[k]);
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r21(x, e, "sender");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r17(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  switch (v.type) {
+    case "response":
+      return r89(v, e, s);
+    case "marco":
+      return r90(v, e, s);
+    case "polo":
+      return r91(v, e, s);
+    case "goodbye":
+      return r92(v, e, s);
+    case "store_reference":
+      return r93(v, e, s);
+    case "get_selection":
+      return r94(v, e, s);
+    case "present_walkthrough":
+      return r95(v, e, s);
+    case "log":
+      return r96(v, e, s);
+    case "reload_window":
+      return r97(v, e, s);
+    case "resolve_symbol_by_name":
+      return r98(v, e, s);
+    case "find_all_references":
+      return r99(v, e, s);
+    case "create_synthetic_pr":
+      return r100(v, e, s);
+    case "update_synthetic_pr":
+      return r101(v, e, s);
+    case "user_feedback":
+      return r102(v, e, s);
+    case "spawn_taskspace":
+      return r103(v, e, s);
+    case "log_progress":
+      return r104(v, e, s);
+    case "signal_user":
+      return r105(v, e, s);
+    case "update_taskspace":
+      return r106(v, e, s);
+    case "taskspace_state":
+      return r107(v, e, s);
+    case "get_taskspace_state":
+      return r108(v, e, s);
+    case "delete_taskspace":
+      return r109(v, e, s);
+    case "taskspace_roll_call":
+      return r110(v, e, s);
+    case k0:
+      return r111(v, e, s);
+    case "present_review":
+      return r112(v, e, s);
+  }
+  if (typeof v.type === "string") return r113(v, e, s);
+  return $.tag(e, v, s, "type", c114);
+}
+
+/** @type {$Reader} */
+function r18(v, e, s) {
+  switch (v) {
+    case "debug":
+      return "debug";
+    case "info":
+      return "info";
+    case "warn":
+      return "warn";
+    case "error":
+      return "error";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c115);
+}
+
+/** @type {$Reader} */
+function r19(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.level;
+  if (x == null) $.missing(e, x, "level");
+  else o.level = r18(x, e, "level");
+  x = v.message;
+  if (x == null) $.missing(e, x, "message");
+  else o.message = $.str(x, e, "message");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r20(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x == null) $.missing(e, x, "project_path");
+  else o.project_path = $.str(x, e, "project_path");
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  x = v.message;
+  if (x == null) $.missing(e, x, "message");
+  else o.message = $.str(x, e, "message");
+  x = v.category;
+  if (x == null) $.missing(e, x, "category");
+  else o.category = r24(x, e, "category");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r21(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.workingDirectory;
+  if (x == null) $.missing(e, x, "workingDirectory");
+  else o.workingDirectory = $.str(x, e, "workingDirectory");
+  x = v.taskspaceUuid;
+  if (x != null) o.taskspaceUuid = $.str(x, e, "taskspaceUuid");
+  x = v.shellPid;
+  if (x != null) o.shellPid = r85(x, e, "shellPid");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r22(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let k;
+  let x;
+  x = v.content;
+  if (x == null) $.missing(e, x, "content");
+  else o.content = $.str(x, e, "content");
+  x = v.mode;
+  if (x == null) $.missing(e, x, "mode");
+  else o.mode = r29(x, e, "mode");
+  x = v.section;
+  if (x != null) o.section = $.str(x, e, "section");
+  k = $.which(v, e, c116);
+  x = $.own(v, k);
+  if (x != null) o.baseUri = $.str(x, e, k);
+  $.requiredWhen(o, e, "section", "mode", c117);
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r23(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let k;
+  let x;
+  x = v.content;
+  if (x == null) $.missing(e, x, "content");
+  else o.content = $.str(x, e, "content");
+  k = $.which(v, e, c116);
+  x = $.own(v, k);
+  if (x == null) $.missing(e, x, k);
+  else o.baseUri = $.str(x, e, k);
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r24(v, e, s) {
+  switch (v) {
+    case "info":
+      return "info";
+    case "warn":
+      return "warn";
+    case "error":
+      return "error";
+    case "milestone":
+      return "milestone";
+    case "question":
+      return "question";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c118);
+}
+
+/** @type {$Reader} */
+function r25(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.window_title;
+  if (x == null) $.missing(e, x, "window_title");
+  else o.window_title = $.str(x, e, "window_title");
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r26(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.success;
+  if (x == null) $.missing(e, x, "success");
+  else o.success = $.bool(x, e, "success");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r27(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let k;
+  let x;
+  k = $.which(v, e, c119);
+  x = $.own(v, k);
+  if (x == null) $.missing(e, x, k);
+  else o.name = $.str(x, e, k);
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r28(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.success;
+  if (x == null) $.missing(e, x, "success");
+  else o.success = $.bool(x, e, "success");
+  x = v.error;
+  if (x != null) o.error = $.str(x, e, "error");
+  x = v.data;
+  if (x != null) o.data = $.any(x, e, "data");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r29(v, e, s) {
+  switch (v) {
+    case "replace":
+    case "Replace":
+      return "replace";
+    case "update-section":
+    case "UpdateSection":
+      return "update-section";
+    case "append":
+    case "Append":
+      return "append";
+  }
+  return $.oneOf(e, v, s, "unknown_enum_value", c120);
+}
+
+/** @type {$Reader} */
+function r30(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x == null) $.missing(e, x, "project_path");
+  else o.project_path = $.str(x, e, "project_path");
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  x = v.message;
+  if (x == null) $.missing(e, x, "message");
+  else o.message = $.str(x, e, "message");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r31(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x == null) $.missing(e, x, "project_path");
+  else o.project_path = $.str(x, e, "project_path");
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  x = v.name;
+  if (x == null) $.missing(e, x, "name");
+  else o.name = $.str(x, e, "name");
+  x = v.task_description;
+  if (x == null) $.missing(e, x, "task_description");
+  else o.task_description = $.str(x, e, "task_description");
+  x = v.initial_prompt;
+  if (x == null) $.missing(e, x, "initial_prompt");
+  else o.initial_prompt = $.str(x, e, "initial_prompt");
+  x = v.collaborator;
+  if (x != null) o.collaborator = $.str(x, e, "collaborator");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r32(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let k;
+  let x;
+  k = $.which(v, e, c121);
+  x = $.own(v, k);
+  if (x == null) $.missing(e, x, k);
+  else o.newTaskspaceUuid = $.str(x, e, k);
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r33(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.key;
+  if (x == null) $.missing(e, x, "key");
+  else o.key = $.str(x, e, "key");
+  x = v.value;
+  if (x === undefined) $.missing(e, x, "value");
+  else o.value = $.any(x, e, "value");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r34(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.name;
+  if (x == null) $.missing(e, x, "name");
+  else o.name = $.str(x, e, "name");
+  x = v.kind;
+  if (x != null) o.kind = $.str(x, e, "kind");
+  x = v.definedAt;
+  if (x == null) $.missing(e, x, "definedAt");
+  else o.definedAt = r13(x, e, "definedAt");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r122(v, e, s) {
+  return $.array(v, e, s, r11);
+}
+
+/** @type {$Reader} */
+function r123(v, e, s) {
+  return $.array(v, e, s, r3);
+}
+
+/** @type {$Reader} */
+function r35(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.review_id;
+  if (x == null) $.missing(e, x, "review_id");
+  else o.review_id = $.str(x, e, "review_id");
+  x = v.title;
+  if (x == null) $.missing(e, x, "title");
+  else o.title = $.str(x, e, "title");
+  x = v.description;
+  if (x === undefined) $.missing(e, x, "description");
+  else o.description = $.any(x, e, "description");
+  x = v.commit_range;
+  if (x == null) $.missing(e, x, "commit_range");
+  else o.commit_range = $.str(x, e, "commit_range");
+  x = v.files_changed;
+  if (x == null) $.missing(e, x, "files_changed");
+  else o.files_changed = r122(x, e, "files_changed");
+  x = v.comment_threads;
+  if (x == null) $.missing(e, x, "comment_threads");
+  else o.comment_threads = r123(x, e, "comment_threads");
+  x = v.status;
+  if (x == null) $.missing(e, x, "status");
+  else o.status = $.str(x, e, "status");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r36(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r124(v, e, s) {
+  return $.array(v, e, s, $.str);
+}
+
+/** @type {$Reader} */
+function r37(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.agentCommand;
+  if (x == null) $.missing(e, x, "agentCommand");
+  else o.agentCommand = r124(x, e, "agentCommand");
+  x = v.shouldLaunch;
+  if (x == null) $.missing(e, x, "shouldLaunch");
+  else o.shouldLaunch = $.bool(x, e, "shouldLaunch");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r38(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x == null) $.missing(e, x, "project_path");
+  else o.project_path = $.str(x, e, "project_path");
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  x = v.name;
+  if (x != null) o.name = $.str(x, e, "name");
+  x = v.description;
+  if (x != null) o.description = $.str(x, e, "description");
+  x = v.collaborator;
+  if (x != null) o.collaborator = $.str(x, e, "collaborator");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r39(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.name;
+  if (x != null) o.name = $.str(x, e, "name");
+  x = v.description;
+  if (x != null) o.description = $.str(x, e, "description");
+  x = v.initial_prompt;
+  if (x != null) o.initial_prompt = $.str(x, e, "initial_prompt");
+  x = v.agent_command;
+  if (x != null) o.agent_command = r124(x, e, "agent_command");
+  x = v.collaborator;
+  if (x != null) o.collaborator = $.str(x, e, "collaborator");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r40(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x == null) $.missing(e, x, "project_path");
+  else o.project_path = $.str(x, e, "project_path");
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  x = v.name;
+  if (x == null) $.missing(e, x, "name");
+  else o.name = $.str(x, e, "name");
+  x = v.description;
+  if (x == null) $.missing(e, x, "description");
+  else o.description = $.str(x, e, "description");
+  x = v.collaborator;
+  if (x != null) o.collaborator = $.str(x, e, "collaborator");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r125(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.feedback_type = "comment";
+  let x;
+  x = v.review_id;
+  if (x == null) $.missing(e, x, "review_id");
+  else o.review_id = $.str(x, e, "review_id");
+  x = v.comment_text;
+  if (x == null) $.missing(e, x, "comment_text");
+  else o.comment_text = $.str(x, e, "comment_text");
+  x = v.file_path;
+  if (x != null) o.file_path = $.str(x, e, "file_path");
+  x = v.line_number;
+  if (x != null) o.line_number = r81(x, e, "line_number");
+  x = v.context_lines;
+  if (x != null) o.context_lines = r124(x, e, "context_lines");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r126(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.feedback_type = "complete_review";
+  let x;
+  x = v.review_id;
+  if (x == null) $.missing(e, x, "review_id");
+  else o.review_id = $.str(x, e, "review_id");
+  x = v.completion_action;
+  if (x == null) $.missing(e, x, "completion_action");
+  else o.completion_action = r5(x, e, "completion_action");
+  x = v.additional_notes;
+  if (x != null) o.additional_notes = $.str(x, e, "additional_notes");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r41(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  switch (v.feedback_type) {
+    case "comment":
+      return r125(v, e, s);
+    case "complete_review":
+      return r126(v, e, s);
+  }
+  return $.tag(e, v, s, "feedback_type", c127);
+}
+
+/** @type {$Reader} */
+function r42(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.author;
+  if (x == null) $.missing(e, x, "author");
+  else o.author = $.str(x, e, "author");
+  x = v.content;
+  if (x == null) $.missing(e, x, "content");
+  else o.content = $.str(x, e, "content");
+  x = v.timestamp;
+  if (x == null) $.missing(e, x, "timestamp");
+  else o.timestamp = $.str(x, e, "timestamp");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Writer} */
+function w43(v) {
+  /** @type {any} */
+  const o = {};
+  return o;
+}
+
+/** @type {$Writer} */
+function w128(v) {
+  return $.writeArray(v, w79);
+}
+
+/** @type {$Writer} */
+function w129(v) {
+  return v === null ? null : w128(v);
+}
+
+/** @type {$Writer} */
+function w44(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.thread_id;
+  if (x !== undefined) o.thread_id = x;
+  x = v.file_path;
+  if (x !== undefined) o.file_path = x;
+  x = v.line_number;
+  if (x !== undefined) o.line_number = x;
+  x = v.comment_type;
+  if (x !== undefined) o.comment_type = w45(x);
+  x = v.content;
+  if (x !== undefined) o.content = x;
+  x = v.responses;
+  if (x !== undefined) o.responses = w129(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w45(v) {
+  switch (v) {
+    case "Explanation":
+      return "insight";
+    case "Question":
+      return "question";
+    case "Todo":
+      return "todo";
+    case "Fixme":
+      return "fixme";
+  }
+  return v;
+}
+
+/** @type {$Writer} */
+function w46(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x !== undefined) o.project_path = x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w130(v) {
+  return $.writeArray(v, w48);
+}
+
+/** @type {$Writer} */
+function w47(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.header;
+  if (x !== undefined) o.header = x;
+  x = v.old_start;
+  if (x !== undefined) o.old_start = x;
+  x = v.old_lines;
+  if (x !== undefined) o.old_lines = x;
+  x = v.new_start;
+  if (x !== undefined) o.new_start = x;
+  x = v.new_lines;
+  if (x !== undefined) o.new_lines = x;
+  x = v.lines;
+  if (x !== undefined) o.lines = w130(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w48(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.line_type;
+  if (x !== undefined) o.line_type = x;
+  x = v.content;
+  if (x !== undefined) o.content = x;
+  x = v.old_line_number;
+  if (x !== undefined) o.old_line_number = x;
+  x = v.new_line_number;
+  if (x !== undefined) o.new_line_number = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w49(v) {
+  /** @type {any} */
+  const o = {};
+  return o;
+}
+
+/** @type {$Writer} */
+function w131(v) {
+  return $.writeArray(v, w47);
+}
+
+/** @type {$Writer} */
+function w50(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.status;
+  if (x !== undefined) o.status = x;
+  x = v.additions;
+  if (x !== undefined) o.additions = x;
+  x = v.deletions;
+  if (x !== undefined) o.deletions = x;
+  x = v.hunks;
+  if (x !== undefined) o.hunks = w131(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w51(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.line;
+  if (x !== undefined) o.line = x;
+  x = v.column;
+  if (x !== undefined) o.column = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w52(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.path;
+  if (x !== undefined) o.path = x;
+  x = v.start;
+  if (x !== undefined) o.start = w51(x);
+  x = v.end;
+  if (x !== undefined) o.end = w51(x);
+  x = v.content;
+  if (x !== undefined) o.content = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w53(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.symbol;
+  if (x !== undefined) o.symbol = w71(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w54(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.selectedText;
+  if (x !== undefined) o.selectedText = x;
+  x = v.filePath;
+  if (x !== undefined) o.filePath = x;
+  x = v.startLine;
+  if (x !== undefined) o.startLine = x;
+  x = v.startColumn;
+  if (x !== undefined) o.startColumn = x;
+  x = v.endLine;
+  if (x !== undefined) o.endLine = x;
+  x = v.endColumn;
+  if (x !== undefined) o.endColumn = x;
+  x = v.lineNumber;
+  if (x !== undefined) o.lineNumber = x;
+  x = v.documentLanguage;
+  if (x !== undefined) o.documentLanguage = x;
+  x = v.isUntitled;
+  if (x !== undefined) o.isUntitled = x;
+  x = v.message;
+  if (x !== undefined) o.message = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w55(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.taskspaceUuid;
+  if (x !== undefined) o.taskspaceUuid = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w132(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "response";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w65(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w134(v) {
+  return v === null ? null : w49(v);
+}
+
+/** @type {$Writer} */
+function w133(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "marco";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w134(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w135(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "polo";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w134(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w136(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "goodbye";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w134(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w137(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "store_reference";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w70(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w138(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "get_selection";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w134(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w139(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "present_walkthrough";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w61(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w140(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "log";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w57(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w141(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "reload_window";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w134(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w142(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "resolve_symbol_by_name";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w64(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w143(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "find_all_references";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w53(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w144(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "create_synthetic_pr";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w72(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w145(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "update_synthetic_pr";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w72(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w146(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "user_feedback";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w78(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w147(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "spawn_taskspace";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w68(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w148(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "log_progress";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w58(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w149(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "signal_user";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w67(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w150(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "update_taskspace";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w77(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w151(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "taskspace_state";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w75(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w152(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "get_taskspace_state";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w55(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w153(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "delete_taskspace";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w46(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w154(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "taskspace_roll_call";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w73(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w155(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = k0;
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w62(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w156(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "present_review";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w59(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w60(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w56(v) {
+  switch (v.type) {
+    case "response":
+      return w132(v);
+    case "marco":
+      return w133(v);
+    case "polo":
+      return w135(v);
+    case "goodbye":
+      return w136(v);
+    case "store_reference":
+      return w137(v);
+    case "get_selection":
+      return w138(v);
+    case "present_walkthrough":
+      return w139(v);
+    case "log":
+      return w140(v);
+    case "reload_window":
+      return w141(v);
+    case "resolve_symbol_by_name":
+      return w142(v);
+    case "find_all_references":
+      return w143(v);
+    case "create_synthetic_pr":
+      return w144(v);
+    case "update_synthetic_pr":
+      return w145(v);
+    case "user_feedback":
+      return w146(v);
+    case "spawn_taskspace":
+      return w147(v);
+    case "log_progress":
+      return w148(v);
+    case "signal_user":
+      return w149(v);
+    case "update_taskspace":
+      return w150(v);
+    case "taskspace_state":
+      return w151(v);
+    case "get_taskspace_state":
+      return w152(v);
+    case "delete_taskspace":
+      return w153(v);
+    case "taskspace_roll_call":
+      return w154(v);
+    case k0:
+      return w155(v);
+    case "present_review":
+      return w156(v);
+  }
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w57(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.level;
+  if (x !== undefined) o.level = x;
+  x = v.message;
+  if (x !== undefined) o.message = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w58(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x !== undefined) o.project_path = x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  x = v.message;
+  if (x !== undefined) o.message = x;
+  x = v.category;
+  if (x !== undefined) o.category = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w59(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.workingDirectory;
+  if (x !== undefined) o.workingDirectory = x;
+  x = v.taskspaceUuid;
+  if (x !== undefined) o.taskspaceUuid = x;
+  x = v.shellPid;
+  if (x !== undefined) o.shellPid = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w60(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.content;
+  if (x !== undefined) o.content = x;
+  x = v.mode;
+  if (x !== undefined) o.mode = w66(x);
+  x = v.section;
+  if (x !== undefined) o.section = x;
+  x = $.own(v, $.which(v, [], c116));
+  if (x !== undefined) o.baseUri = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w61(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.content;
+  if (x !== undefined) o.content = x;
+  x = $.own(v, $.which(v, [], c116));
+  if (x !== undefined) o.baseUri = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w62(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.window_title;
+  if (x !== undefined) o.window_title = x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w63(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.success;
+  if (x !== undefined) o.success = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w64(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = $.own(v, $.which(v, [], c119));
+  if (x !== undefined) o.name = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w65(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.success;
+  if (x !== undefined) o.success = x;
+  x = v.error;
+  if (x !== undefined) o.error = x;
+  x = v.data;
+  if (x !== undefined) o.data = $.copy(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w66(v) {
+  switch (v) {
+    case "Replace":
+      return "replace";
+    case "UpdateSection":
+      return "update-section";
+    case "Append":
+      return "append";
+  }
+  return v;
+}
+
+/** @type {$Writer} */
+function w67(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x !== undefined) o.project_path = x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  x = v.message;
+  if (x !== undefined) o.message = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w68(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x !== undefined) o.project_path = x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  x = v.name;
+  if (x !== undefined) o.name = x;
+  x = v.task_description;
+  if (x !== undefined) o.task_description = x;
+  x = v.initial_prompt;
+  if (x !== undefined) o.initial_prompt = x;
+  x = v.collaborator;
+  if (x !== undefined) o.collaborator = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w69(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = $.own(v, $.which(v, [], c121));
+  if (x !== undefined) o.newTaskspaceUuid = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w70(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.key;
+  if (x !== undefined) o.key = x;
+  x = v.value;
+  if (x !== undefined) o.value = $.copy(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w71(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.name;
+  if (x !== undefined) o.name = x;
+  x = v.kind;
+  if (x !== undefined) o.kind = x;
+  x = v.definedAt;
+  if (x !== undefined) o.definedAt = w52(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w157(v) {
+  return $.writeArray(v, w50);
+}
+
+/** @type {$Writer} */
+function w158(v) {
+  return $.writeArray(v, w44);
+}
+
+/** @type {$Writer} */
+function w72(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.review_id;
+  if (x !== undefined) o.review_id = x;
+  x = v.title;
+  if (x !== undefined) o.title = x;
+  x = v.description;
+  if (x !== undefined) o.description = $.copy(x);
+  x = v.commit_range;
+  if (x !== undefined) o.commit_range = x;
+  x = v.files_changed;
+  if (x !== undefined) o.files_changed = w157(x);
+  x = v.comment_threads;
+  if (x !== undefined) o.comment_threads = w158(x);
+  x = v.status;
+  if (x !== undefined) o.status = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w73(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w74(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.agentCommand;
+  if (x !== undefined) o.agentCommand = x;
+  x = v.shouldLaunch;
+  if (x !== undefined) o.shouldLaunch = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w75(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x !== undefined) o.project_path = x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  x = v.name;
+  if (x !== undefined) o.name = x;
+  x = v.description;
+  if (x !== undefined) o.description = x;
+  x = v.collaborator;
+  if (x !== undefined) o.collaborator = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w76(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.name;
+  if (x !== undefined) o.name = x;
+  x = v.description;
+  if (x !== undefined) o.description = x;
+  x = v.initial_prompt;
+  if (x !== undefined) o.initial_prompt = x;
+  x = v.agent_command;
+  if (x !== undefined) o.agent_command = x;
+  x = v.collaborator;
+  if (x !== undefined) o.collaborator = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w77(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x !== undefined) o.project_path = x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  x = v.name;
+  if (x !== undefined) o.name = x;
+  x = v.description;
+  if (x !== undefined) o.description = x;
+  x = v.collaborator;
+  if (x !== undefined) o.collaborator = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w159(v) {
+  /** @type {any} */
+  const o = {};
+  o.feedback_type = "comment";
+  let x;
+  x = v.review_id;
+  if (x !== undefined) o.review_id = x;
+  x = v.comment_text;
+  if (x !== undefined) o.comment_text = x;
+  x = v.file_path;
+  if (x !== undefined) o.file_path = x;
+  x = v.line_number;
+  if (x !== undefined) o.line_number = x;
+  x = v.context_lines;
+  if (x !== undefined) o.context_lines = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w160(v) {
+  /** @type {any} */
+  const o = {};
+  o.feedback_type = "complete_review";
+  let x;
+  x = v.review_id;
+  if (x !== undefined) o.review_id = x;
+  x = v.completion_action;
+  if (x !== undefined) o.completion_action = x;
+  x = v.additional_notes;
+  if (x !== undefined) o.additional_notes = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w78(v) {
+  switch (v.feedback_type) {
+    case "comment":
+      return w159(v);
+    case "complete_review":
+      return w160(v);
+  }
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w79(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.author;
+  if (x !== undefined) o.author = x;
+  x = v.content;
+  if (x !== undefined) o.content = x;
+  x = v.timestamp;
+  if (x !== undefined) o.timestamp = x;
+  return o;
+}
+
+/** @type {$Reader} */
+function r161(v, e, s) {
+  return $.array(v, e, s, r34);
+}
+
+/** @type {$Writer} */
+function w162(v) {
+  return $.writeArray(v, w71);
+}
+
+/** @type {$Reader} */
+function r163(v, e, s) {
+  return $.array(v, e, s, r13);
+}
+
+/** @type {$Writer} */
+function w164(v) {
+  return $.writeArray(v, w52);
+}
+
 /**
  * Every `type` value of the known `IpcMessage` variants, input aliases included.
  *
@@ -46,4 +2582,1483 @@ function isKnownIpcMessage(message) {
   return tags.includes(message.type);
 }
 
-module.exports = { ipcMessageTags, isKnownIpcMessage };
+/**
+ * Decodes a `Ack` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<Ack>}
+ */
+function decodeAck(value) {
+  return $.decode(value, r1);
+}
+
+/**
+ * Parses JSON text and decodes a `Ack` from it (see `decodeAck`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<Ack>}
+ */
+function parseAck(text) {
+  return $.parse(text, r1);
+}
+
+/**
+ * The wire JSON of a `Ack`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {Ack} value
+ * @returns {Json}
+ */
+function encodeAck(value) {
+  return w43(value);
+}
+
+/**
+ * Decodes a `ChangeStatus` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ChangeStatus>}
+ */
+function decodeChangeStatus(value) {
+  return $.decode(value, r2);
+}
+
+/**
+ * Parses JSON text and decodes a `ChangeStatus` from it (see `decodeChangeStatus`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ChangeStatus>}
+ */
+function parseChangeStatus(text) {
+  return $.parse(text, r2);
+}
+
+/**
+ * The wire JSON of a `ChangeStatus`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ChangeStatus} value
+ * @returns {Json}
+ */
+function encodeChangeStatus(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `CommentThread` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<CommentThread>}
+ */
+function decodeCommentThread(value) {
+  return $.decode(value, r3);
+}
+
+/**
+ * Parses JSON text and decodes a `CommentThread` from it (see `decodeCommentThread`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<CommentThread>}
+ */
+function parseCommentThread(text) {
+  return $.parse(text, r3);
+}
+
+/**
+ * The wire JSON of a `CommentThread`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {CommentThread} value
+ * @returns {Json}
+ */
+function encodeCommentThread(value) {
+  return w44(value);
+}
+
+/**
+ * Decodes a `CommentType` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<CommentType>}
+ */
+function decodeCommentType(value) {
+  return $.decode(value, r4);
+}
+
+/**
+ * Parses JSON text and decodes a `CommentType` from it (see `decodeCommentType`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<CommentType>}
+ */
+function parseCommentType(text) {
+  return $.parse(text, r4);
+}
+
+/**
+ * The wire JSON of a `CommentType`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {CommentType} value
+ * @returns {Json}
+ */
+function encodeCommentType(value) {
+  return w45(value);
+}
+
+/**
+ * Decodes a `CompletionAction` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<CompletionAction>}
+ */
+function decodeCompletionAction(value) {
+  return $.decode(value, r5);
+}
+
+/**
+ * Parses JSON text and decodes a `CompletionAction` from it (see `decodeCompletionAction`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<CompletionAction>}
+ */
+function parseCompletionAction(text) {
+  return $.parse(text, r5);
+}
+
+/**
+ * The wire JSON of a `CompletionAction`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {CompletionAction} value
+ * @returns {Json}
+ */
+function encodeCompletionAction(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `DeleteTaskspacePayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<DeleteTaskspacePayload>}
+ */
+function decodeDeleteTaskspacePayload(value) {
+  return $.decode(value, r6);
+}
+
+/**
+ * Parses JSON text and decodes a `DeleteTaskspacePayload` from it (see `decodeDeleteTaskspacePayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<DeleteTaskspacePayload>}
+ */
+function parseDeleteTaskspacePayload(text) {
+  return $.parse(text, r6);
+}
+
+/**
+ * The wire JSON of a `DeleteTaskspacePayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {DeleteTaskspacePayload} value
+ * @returns {Json}
+ */
+function encodeDeleteTaskspacePayload(value) {
+  return w46(value);
+}
+
+/**
+ * Decodes a `DiffHunk` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<DiffHunk>}
+ */
+function decodeDiffHunk(value) {
+  return $.decode(value, r7);
+}
+
+/**
+ * Parses JSON text and decodes a `DiffHunk` from it (see `decodeDiffHunk`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<DiffHunk>}
+ */
+function parseDiffHunk(text) {
+  return $.parse(text, r7);
+}
+
+/**
+ * The wire JSON of a `DiffHunk`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {DiffHunk} value
+ * @returns {Json}
+ */
+function encodeDiffHunk(value) {
+  return w47(value);
+}
+
+/**
+ * Decodes a `DiffLine` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<DiffLine>}
+ */
+function decodeDiffLine(value) {
+  return $.decode(value, r8);
+}
+
+/**
+ * Parses JSON text and decodes a `DiffLine` from it (see `decodeDiffLine`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<DiffLine>}
+ */
+function parseDiffLine(text) {
+  return $.parse(text, r8);
+}
+
+/**
+ * The wire JSON of a `DiffLine`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {DiffLine} value
+ * @returns {Json}
+ */
+function encodeDiffLine(value) {
+  return w48(value);
+}
+
+/**
+ * Decodes a `DiffLineType` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<DiffLineType>}
+ */
+function decodeDiffLineType(value) {
+  return $.decode(value, r9);
+}
+
+/**
+ * Parses JSON text and decodes a `DiffLineType` from it (see `decodeDiffLineType`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<DiffLineType>}
+ */
+function parseDiffLineType(text) {
+  return $.parse(text, r9);
+}
+
+/**
+ * The wire JSON of a `DiffLineType`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {DiffLineType} value
+ * @returns {Json}
+ */
+function encodeDiffLineType(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `Empty` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<Empty>}
+ */
+function decodeEmpty(value) {
+  return $.decode(value, r10);
+}
+
+/**
+ * Parses JSON text and decodes a `Empty` from it (see `decodeEmpty`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<Empty>}
+ */
+function parseEmpty(text) {
+  return $.parse(text, r10);
+}
+
+/**
+ * The wire JSON of a `Empty`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {Empty} value
+ * @returns {Json}
+ */
+function encodeEmpty(value) {
+  return w49(value);
+}
+
+/**
+ * Decodes a `FileChange` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<FileChange>}
+ */
+function decodeFileChange(value) {
+  return $.decode(value, r11);
+}
+
+/**
+ * Parses JSON text and decodes a `FileChange` from it (see `decodeFileChange`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<FileChange>}
+ */
+function parseFileChange(text) {
+  return $.parse(text, r11);
+}
+
+/**
+ * The wire JSON of a `FileChange`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {FileChange} value
+ * @returns {Json}
+ */
+function encodeFileChange(value) {
+  return w50(value);
+}
+
+/**
+ * Decodes a `FileLocation` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<FileLocation>}
+ */
+function decodeFileLocation(value) {
+  return $.decode(value, r12);
+}
+
+/**
+ * Parses JSON text and decodes a `FileLocation` from it (see `decodeFileLocation`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<FileLocation>}
+ */
+function parseFileLocation(text) {
+  return $.parse(text, r12);
+}
+
+/**
+ * The wire JSON of a `FileLocation`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {FileLocation} value
+ * @returns {Json}
+ */
+function encodeFileLocation(value) {
+  return w51(value);
+}
+
+/**
+ * Decodes a `FileRange` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<FileRange>}
+ */
+function decodeFileRange(value) {
+  return $.decode(value, r13);
+}
+
+/**
+ * Parses JSON text and decodes a `FileRange` from it (see `decodeFileRange`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<FileRange>}
+ */
+function parseFileRange(text) {
+  return $.parse(text, r13);
+}
+
+/**
+ * The wire JSON of a `FileRange`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {FileRange} value
+ * @returns {Json}
+ */
+function encodeFileRange(value) {
+  return w52(value);
+}
+
+/**
+ * Decodes a `FindAllReferencesPayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<FindAllReferencesPayload>}
+ */
+function decodeFindAllReferencesPayload(value) {
+  return $.decode(value, r14);
+}
+
+/**
+ * Parses JSON text and decodes a `FindAllReferencesPayload` from it (see `decodeFindAllReferencesPayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<FindAllReferencesPayload>}
+ */
+function parseFindAllReferencesPayload(text) {
+  return $.parse(text, r14);
+}
+
+/**
+ * The wire JSON of a `FindAllReferencesPayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {FindAllReferencesPayload} value
+ * @returns {Json}
+ */
+function encodeFindAllReferencesPayload(value) {
+  return w53(value);
+}
+
+/**
+ * Decodes a `GetSelectionResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<GetSelectionResult>}
+ */
+function decodeGetSelectionResult(value) {
+  return $.decode(value, r15);
+}
+
+/**
+ * Parses JSON text and decodes a `GetSelectionResult` from it (see `decodeGetSelectionResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<GetSelectionResult>}
+ */
+function parseGetSelectionResult(text) {
+  return $.parse(text, r15);
+}
+
+/**
+ * The wire JSON of a `GetSelectionResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {GetSelectionResult} value
+ * @returns {Json}
+ */
+function encodeGetSelectionResult(value) {
+  return w54(value);
+}
+
+/**
+ * Decodes a `GetTaskspaceStateLegacy` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<GetTaskspaceStateLegacy>}
+ */
+function decodeGetTaskspaceStateLegacy(value) {
+  return $.decode(value, r16);
+}
+
+/**
+ * Parses JSON text and decodes a `GetTaskspaceStateLegacy` from it (see `decodeGetTaskspaceStateLegacy`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<GetTaskspaceStateLegacy>}
+ */
+function parseGetTaskspaceStateLegacy(text) {
+  return $.parse(text, r16);
+}
+
+/**
+ * The wire JSON of a `GetTaskspaceStateLegacy`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {GetTaskspaceStateLegacy} value
+ * @returns {Json}
+ */
+function encodeGetTaskspaceStateLegacy(value) {
+  return w55(value);
+}
+
+/**
+ * Decodes a `IpcMessage` from a parsed JSON value (or, for a tag this schema does not know, the `IpcMessageOrUnknown` case: rule R4), checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<IpcMessageOrUnknown>}
+ */
+function decodeIpcMessage(value) {
+  return $.decode(value, r17);
+}
+
+/**
+ * Parses JSON text and decodes a `IpcMessage` from it (see `decodeIpcMessage`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<IpcMessageOrUnknown>}
+ */
+function parseIpcMessage(text) {
+  return $.parse(text, r17);
+}
+
+/**
+ * The wire JSON of a `IpcMessage`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {IpcMessageOrUnknown} value
+ * @returns {Json}
+ */
+function encodeIpcMessage(value) {
+  return w56(value);
+}
+
+/**
+ * Decodes a `LogLevel` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<LogLevel>}
+ */
+function decodeLogLevel(value) {
+  return $.decode(value, r18);
+}
+
+/**
+ * Parses JSON text and decodes a `LogLevel` from it (see `decodeLogLevel`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<LogLevel>}
+ */
+function parseLogLevel(text) {
+  return $.parse(text, r18);
+}
+
+/**
+ * The wire JSON of a `LogLevel`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {LogLevel} value
+ * @returns {Json}
+ */
+function encodeLogLevel(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `LogPayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<LogPayload>}
+ */
+function decodeLogPayload(value) {
+  return $.decode(value, r19);
+}
+
+/**
+ * Parses JSON text and decodes a `LogPayload` from it (see `decodeLogPayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<LogPayload>}
+ */
+function parseLogPayload(text) {
+  return $.parse(text, r19);
+}
+
+/**
+ * The wire JSON of a `LogPayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {LogPayload} value
+ * @returns {Json}
+ */
+function encodeLogPayload(value) {
+  return w57(value);
+}
+
+/**
+ * Decodes a `LogProgressPayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<LogProgressPayload>}
+ */
+function decodeLogProgressPayload(value) {
+  return $.decode(value, r20);
+}
+
+/**
+ * Parses JSON text and decodes a `LogProgressPayload` from it (see `decodeLogProgressPayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<LogProgressPayload>}
+ */
+function parseLogProgressPayload(text) {
+  return $.parse(text, r20);
+}
+
+/**
+ * The wire JSON of a `LogProgressPayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {LogProgressPayload} value
+ * @returns {Json}
+ */
+function encodeLogProgressPayload(value) {
+  return w58(value);
+}
+
+/**
+ * Decodes a `MessageSender` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<MessageSender>}
+ */
+function decodeMessageSender(value) {
+  return $.decode(value, r21);
+}
+
+/**
+ * Parses JSON text and decodes a `MessageSender` from it (see `decodeMessageSender`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<MessageSender>}
+ */
+function parseMessageSender(text) {
+  return $.parse(text, r21);
+}
+
+/**
+ * The wire JSON of a `MessageSender`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {MessageSender} value
+ * @returns {Json}
+ */
+function encodeMessageSender(value) {
+  return w59(value);
+}
+
+/**
+ * Decodes a `PresentReviewParams` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<PresentReviewParams>}
+ */
+function decodePresentReviewParams(value) {
+  return $.decode(value, r22);
+}
+
+/**
+ * Parses JSON text and decodes a `PresentReviewParams` from it (see `decodePresentReviewParams`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<PresentReviewParams>}
+ */
+function parsePresentReviewParams(text) {
+  return $.parse(text, r22);
+}
+
+/**
+ * The wire JSON of a `PresentReviewParams`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {PresentReviewParams} value
+ * @returns {Json}
+ */
+function encodePresentReviewParams(value) {
+  return w60(value);
+}
+
+/**
+ * Decodes a `PresentWalkthroughPayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<PresentWalkthroughPayload>}
+ */
+function decodePresentWalkthroughPayload(value) {
+  return $.decode(value, r23);
+}
+
+/**
+ * Parses JSON text and decodes a `PresentWalkthroughPayload` from it (see `decodePresentWalkthroughPayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<PresentWalkthroughPayload>}
+ */
+function parsePresentWalkthroughPayload(text) {
+  return $.parse(text, r23);
+}
+
+/**
+ * The wire JSON of a `PresentWalkthroughPayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {PresentWalkthroughPayload} value
+ * @returns {Json}
+ */
+function encodePresentWalkthroughPayload(value) {
+  return w61(value);
+}
+
+/**
+ * Decodes a `ProgressCategory` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ProgressCategory>}
+ */
+function decodeProgressCategory(value) {
+  return $.decode(value, r24);
+}
+
+/**
+ * Parses JSON text and decodes a `ProgressCategory` from it (see `decodeProgressCategory`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ProgressCategory>}
+ */
+function parseProgressCategory(text) {
+  return $.parse(text, r24);
+}
+
+/**
+ * The wire JSON of a `ProgressCategory`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ProgressCategory} value
+ * @returns {Json}
+ */
+function encodeProgressCategory(value) {
+  return $.copy(value);
+}
+
+/**
+ * Decodes a `RegisterTaskspaceWindowPayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<RegisterTaskspaceWindowPayload>}
+ */
+function decodeRegisterTaskspaceWindowPayload(value) {
+  return $.decode(value, r25);
+}
+
+/**
+ * Parses JSON text and decodes a `RegisterTaskspaceWindowPayload` from it (see `decodeRegisterTaskspaceWindowPayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<RegisterTaskspaceWindowPayload>}
+ */
+function parseRegisterTaskspaceWindowPayload(text) {
+  return $.parse(text, r25);
+}
+
+/**
+ * The wire JSON of a `RegisterTaskspaceWindowPayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {RegisterTaskspaceWindowPayload} value
+ * @returns {Json}
+ */
+function encodeRegisterTaskspaceWindowPayload(value) {
+  return w62(value);
+}
+
+/**
+ * Decodes a `RegisterTaskspaceWindowReply` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<RegisterTaskspaceWindowReply>}
+ */
+function decodeRegisterTaskspaceWindowReply(value) {
+  return $.decode(value, r26);
+}
+
+/**
+ * Parses JSON text and decodes a `RegisterTaskspaceWindowReply` from it (see `decodeRegisterTaskspaceWindowReply`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<RegisterTaskspaceWindowReply>}
+ */
+function parseRegisterTaskspaceWindowReply(text) {
+  return $.parse(text, r26);
+}
+
+/**
+ * The wire JSON of a `RegisterTaskspaceWindowReply`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {RegisterTaskspaceWindowReply} value
+ * @returns {Json}
+ */
+function encodeRegisterTaskspaceWindowReply(value) {
+  return w63(value);
+}
+
+/**
+ * Decodes a `ResolveSymbolByNamePayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ResolveSymbolByNamePayload>}
+ */
+function decodeResolveSymbolByNamePayload(value) {
+  return $.decode(value, r27);
+}
+
+/**
+ * Parses JSON text and decodes a `ResolveSymbolByNamePayload` from it (see `decodeResolveSymbolByNamePayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ResolveSymbolByNamePayload>}
+ */
+function parseResolveSymbolByNamePayload(text) {
+  return $.parse(text, r27);
+}
+
+/**
+ * The wire JSON of a `ResolveSymbolByNamePayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ResolveSymbolByNamePayload} value
+ * @returns {Json}
+ */
+function encodeResolveSymbolByNamePayload(value) {
+  return w64(value);
+}
+
+/**
+ * Decodes a `ResponsePayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ResponsePayload>}
+ */
+function decodeResponsePayload(value) {
+  return $.decode(value, r28);
+}
+
+/**
+ * Parses JSON text and decodes a `ResponsePayload` from it (see `decodeResponsePayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ResponsePayload>}
+ */
+function parseResponsePayload(text) {
+  return $.parse(text, r28);
+}
+
+/**
+ * The wire JSON of a `ResponsePayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ResponsePayload} value
+ * @returns {Json}
+ */
+function encodeResponsePayload(value) {
+  return w65(value);
+}
+
+/**
+ * Decodes a `ReviewMode` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ReviewMode>}
+ */
+function decodeReviewMode(value) {
+  return $.decode(value, r29);
+}
+
+/**
+ * Parses JSON text and decodes a `ReviewMode` from it (see `decodeReviewMode`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ReviewMode>}
+ */
+function parseReviewMode(text) {
+  return $.parse(text, r29);
+}
+
+/**
+ * The wire JSON of a `ReviewMode`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ReviewMode} value
+ * @returns {Json}
+ */
+function encodeReviewMode(value) {
+  return w66(value);
+}
+
+/**
+ * Decodes a `SignalUserPayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<SignalUserPayload>}
+ */
+function decodeSignalUserPayload(value) {
+  return $.decode(value, r30);
+}
+
+/**
+ * Parses JSON text and decodes a `SignalUserPayload` from it (see `decodeSignalUserPayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<SignalUserPayload>}
+ */
+function parseSignalUserPayload(text) {
+  return $.parse(text, r30);
+}
+
+/**
+ * The wire JSON of a `SignalUserPayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {SignalUserPayload} value
+ * @returns {Json}
+ */
+function encodeSignalUserPayload(value) {
+  return w67(value);
+}
+
+/**
+ * Decodes a `SpawnTaskspacePayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<SpawnTaskspacePayload>}
+ */
+function decodeSpawnTaskspacePayload(value) {
+  return $.decode(value, r31);
+}
+
+/**
+ * Parses JSON text and decodes a `SpawnTaskspacePayload` from it (see `decodeSpawnTaskspacePayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<SpawnTaskspacePayload>}
+ */
+function parseSpawnTaskspacePayload(text) {
+  return $.parse(text, r31);
+}
+
+/**
+ * The wire JSON of a `SpawnTaskspacePayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {SpawnTaskspacePayload} value
+ * @returns {Json}
+ */
+function encodeSpawnTaskspacePayload(value) {
+  return w68(value);
+}
+
+/**
+ * Decodes a `SpawnTaskspaceReply` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<SpawnTaskspaceReply>}
+ */
+function decodeSpawnTaskspaceReply(value) {
+  return $.decode(value, r32);
+}
+
+/**
+ * Parses JSON text and decodes a `SpawnTaskspaceReply` from it (see `decodeSpawnTaskspaceReply`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<SpawnTaskspaceReply>}
+ */
+function parseSpawnTaskspaceReply(text) {
+  return $.parse(text, r32);
+}
+
+/**
+ * The wire JSON of a `SpawnTaskspaceReply`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {SpawnTaskspaceReply} value
+ * @returns {Json}
+ */
+function encodeSpawnTaskspaceReply(value) {
+  return w69(value);
+}
+
+/**
+ * Decodes a `StoreReferencePayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<StoreReferencePayload>}
+ */
+function decodeStoreReferencePayload(value) {
+  return $.decode(value, r33);
+}
+
+/**
+ * Parses JSON text and decodes a `StoreReferencePayload` from it (see `decodeStoreReferencePayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<StoreReferencePayload>}
+ */
+function parseStoreReferencePayload(text) {
+  return $.parse(text, r33);
+}
+
+/**
+ * The wire JSON of a `StoreReferencePayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {StoreReferencePayload} value
+ * @returns {Json}
+ */
+function encodeStoreReferencePayload(value) {
+  return w70(value);
+}
+
+/**
+ * Decodes a `SymbolDef` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<SymbolDef>}
+ */
+function decodeSymbolDef(value) {
+  return $.decode(value, r34);
+}
+
+/**
+ * Parses JSON text and decodes a `SymbolDef` from it (see `decodeSymbolDef`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<SymbolDef>}
+ */
+function parseSymbolDef(text) {
+  return $.parse(text, r34);
+}
+
+/**
+ * The wire JSON of a `SymbolDef`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {SymbolDef} value
+ * @returns {Json}
+ */
+function encodeSymbolDef(value) {
+  return w71(value);
+}
+
+/**
+ * Decodes a `SyntheticPRPayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<SyntheticPRPayload>}
+ */
+function decodeSyntheticPRPayload(value) {
+  return $.decode(value, r35);
+}
+
+/**
+ * Parses JSON text and decodes a `SyntheticPRPayload` from it (see `decodeSyntheticPRPayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<SyntheticPRPayload>}
+ */
+function parseSyntheticPRPayload(text) {
+  return $.parse(text, r35);
+}
+
+/**
+ * The wire JSON of a `SyntheticPRPayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {SyntheticPRPayload} value
+ * @returns {Json}
+ */
+function encodeSyntheticPRPayload(value) {
+  return w72(value);
+}
+
+/**
+ * Decodes a `TaskspaceRollCallPayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<TaskspaceRollCallPayload>}
+ */
+function decodeTaskspaceRollCallPayload(value) {
+  return $.decode(value, r36);
+}
+
+/**
+ * Parses JSON text and decodes a `TaskspaceRollCallPayload` from it (see `decodeTaskspaceRollCallPayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<TaskspaceRollCallPayload>}
+ */
+function parseTaskspaceRollCallPayload(text) {
+  return $.parse(text, r36);
+}
+
+/**
+ * The wire JSON of a `TaskspaceRollCallPayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {TaskspaceRollCallPayload} value
+ * @returns {Json}
+ */
+function encodeTaskspaceRollCallPayload(value) {
+  return w73(value);
+}
+
+/**
+ * Decodes a `TaskspaceStateLegacy` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<TaskspaceStateLegacy>}
+ */
+function decodeTaskspaceStateLegacy(value) {
+  return $.decode(value, r37);
+}
+
+/**
+ * Parses JSON text and decodes a `TaskspaceStateLegacy` from it (see `decodeTaskspaceStateLegacy`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<TaskspaceStateLegacy>}
+ */
+function parseTaskspaceStateLegacy(text) {
+  return $.parse(text, r37);
+}
+
+/**
+ * The wire JSON of a `TaskspaceStateLegacy`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {TaskspaceStateLegacy} value
+ * @returns {Json}
+ */
+function encodeTaskspaceStateLegacy(value) {
+  return w74(value);
+}
+
+/**
+ * Decodes a `TaskspaceStateRequest` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<TaskspaceStateRequest>}
+ */
+function decodeTaskspaceStateRequest(value) {
+  return $.decode(value, r38);
+}
+
+/**
+ * Parses JSON text and decodes a `TaskspaceStateRequest` from it (see `decodeTaskspaceStateRequest`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<TaskspaceStateRequest>}
+ */
+function parseTaskspaceStateRequest(text) {
+  return $.parse(text, r38);
+}
+
+/**
+ * The wire JSON of a `TaskspaceStateRequest`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {TaskspaceStateRequest} value
+ * @returns {Json}
+ */
+function encodeTaskspaceStateRequest(value) {
+  return w75(value);
+}
+
+/**
+ * Decodes a `TaskspaceStateResponse` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<TaskspaceStateResponse>}
+ */
+function decodeTaskspaceStateResponse(value) {
+  return $.decode(value, r39);
+}
+
+/**
+ * Parses JSON text and decodes a `TaskspaceStateResponse` from it (see `decodeTaskspaceStateResponse`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<TaskspaceStateResponse>}
+ */
+function parseTaskspaceStateResponse(text) {
+  return $.parse(text, r39);
+}
+
+/**
+ * The wire JSON of a `TaskspaceStateResponse`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {TaskspaceStateResponse} value
+ * @returns {Json}
+ */
+function encodeTaskspaceStateResponse(value) {
+  return w76(value);
+}
+
+/**
+ * Decodes a `UpdateTaskspacePayload` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<UpdateTaskspacePayload>}
+ */
+function decodeUpdateTaskspacePayload(value) {
+  return $.decode(value, r40);
+}
+
+/**
+ * Parses JSON text and decodes a `UpdateTaskspacePayload` from it (see `decodeUpdateTaskspacePayload`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<UpdateTaskspacePayload>}
+ */
+function parseUpdateTaskspacePayload(text) {
+  return $.parse(text, r40);
+}
+
+/**
+ * The wire JSON of a `UpdateTaskspacePayload`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {UpdateTaskspacePayload} value
+ * @returns {Json}
+ */
+function encodeUpdateTaskspacePayload(value) {
+  return w77(value);
+}
+
+/**
+ * Decodes a `UserFeedback` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<UserFeedback>}
+ */
+function decodeUserFeedback(value) {
+  return $.decode(value, r41);
+}
+
+/**
+ * Parses JSON text and decodes a `UserFeedback` from it (see `decodeUserFeedback`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<UserFeedback>}
+ */
+function parseUserFeedback(text) {
+  return $.parse(text, r41);
+}
+
+/**
+ * The wire JSON of a `UserFeedback`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {UserFeedback} value
+ * @returns {Json}
+ */
+function encodeUserFeedback(value) {
+  return w78(value);
+}
+
+/**
+ * Decodes a `UserResponse` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<UserResponse>}
+ */
+function decodeUserResponse(value) {
+  return $.decode(value, r42);
+}
+
+/**
+ * Parses JSON text and decodes a `UserResponse` from it (see `decodeUserResponse`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<UserResponse>}
+ */
+function parseUserResponse(text) {
+  return $.parse(text, r42);
+}
+
+/**
+ * The wire JSON of a `UserResponse`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {UserResponse} value
+ * @returns {Json}
+ */
+function encodeUserResponse(value) {
+  return w79(value);
+}
+
+/**
+ * Decodes the reply data to the `IpcMessage` request tagged `tag` (rule R8), as `decodeIpcMessage` decodes a message; a tag whose request has no reply data is a violation.
+ *
+ * @template {keyof IpcMessageReplyMap} T
+ * @param {T} tag
+ * @param {unknown} value
+ * @returns {Result<IpcMessageReplyMap[T]>}
+ */
+function decodeIpcMessageReply(tag, value) {
+  switch (tag) {
+    case "store_reference":
+      return $.decode(value, r1);
+    case "get_selection":
+      return $.decode(value, r15);
+    case "present_walkthrough":
+      return $.decode(value, r1);
+    case "resolve_symbol_by_name":
+      return $.decode(value, r161);
+    case "find_all_references":
+      return $.decode(value, r163);
+    case "create_synthetic_pr":
+      return $.decode(value, r41);
+    case "update_synthetic_pr":
+      return $.decode(value, r41);
+    case "user_feedback":
+      return $.decode(value, r1);
+    case "spawn_taskspace":
+      return $.decode(value, r32);
+    case "update_taskspace":
+      return $.decode(value, r1);
+    case "taskspace_state":
+      return $.decode(value, r39);
+    case "get_taskspace_state":
+      return $.decode(value, r37);
+    case "delete_taskspace":
+      return $.decode(value, r1);
+    case "register_taskspace_window":
+      return $.decode(value, r26);
+    case "present_review":
+      return $.decode(value, r1);
+  }
+  return $.decode(value, $.noReply);
+}
+
+/**
+ * The wire JSON of the reply data to the `IpcMessage` request tagged `tag` (see `encodeIpcMessage`).
+ *
+ * @template {keyof IpcMessageReplyMap} T
+ * @param {T} tag
+ * @param {IpcMessageReplyMap[T]} value
+ * @returns {Json}
+ */
+function encodeIpcMessageReply(tag, value) {
+  switch (tag) {
+    case "store_reference":
+      return w43(value);
+    case "get_selection":
+      return w54(value);
+    case "present_walkthrough":
+      return w43(value);
+    case "resolve_symbol_by_name":
+      return w162(value);
+    case "find_all_references":
+      return w164(value);
+    case "create_synthetic_pr":
+      return w78(value);
+    case "update_synthetic_pr":
+      return w78(value);
+    case "user_feedback":
+      return w43(value);
+    case "spawn_taskspace":
+      return w69(value);
+    case "update_taskspace":
+      return w43(value);
+    case "taskspace_state":
+      return w76(value);
+    case "get_taskspace_state":
+      return w74(value);
+    case "delete_taskspace":
+      return w43(value);
+    case "register_taskspace_window":
+      return w63(value);
+    case "present_review":
+      return w43(value);
+  }
+  return $.copy(value);
+}
+
+module.exports = {
+  ipcMessageTags,
+  isKnownIpcMessage,
+  decodeAck,
+  parseAck,
+  encodeAck,
+  decodeChangeStatus,
+  parseChangeStatus,
+  encodeChangeStatus,
+  decodeCommentThread,
+  parseCommentThread,
+  encodeCommentThread,
+  decodeCommentType,
+  parseCommentType,
+  encodeCommentType,
+  decodeCompletionAction,
+  parseCompletionAction,
+  encodeCompletionAction,
+  decodeDeleteTaskspacePayload,
+  parseDeleteTaskspacePayload,
+  encodeDeleteTaskspacePayload,
+  decodeDiffHunk,
+  parseDiffHunk,
+  encodeDiffHunk,
+  decodeDiffLine,
+  parseDiffLine,
+  encodeDiffLine,
+  decodeDiffLineType,
+  parseDiffLineType,
+  encodeDiffLineType,
+  decodeEmpty,
+  parseEmpty,
+  encodeEmpty,
+  decodeFileChange,
+  parseFileChange,
+  encodeFileChange,
+  decodeFileLocation,
+  parseFileLocation,
+  encodeFileLocation,
+  decodeFileRange,
+  parseFileRange,
+  encodeFileRange,
+  decodeFindAllReferencesPayload,
+  parseFindAllReferencesPayload,
+  encodeFindAllReferencesPayload,
+  decodeGetSelectionResult,
+  parseGetSelectionResult,
+  encodeGetSelectionResult,
+  decodeGetTaskspaceStateLegacy,
+  parseGetTaskspaceStateLegacy,
+  encodeGetTaskspaceStateLegacy,
+  decodeIpcMessage,
+  parseIpcMessage,
+  encodeIpcMessage,
+  decodeLogLevel,
+  parseLogLevel,
+  encodeLogLevel,
+  decodeLogPayload,
+  parseLogPayload,
+  encodeLogPayload,
+  decodeLogProgressPayload,
+  parseLogProgressPayload,
+  encodeLogProgressPayload,
+  decodeMessageSender,
+  parseMessageSender,
+  encodeMessageSender,
+  decodePresentReviewParams,
+  parsePresentReviewParams,
+  encodePresentReviewParams,
+  decodePresentWalkthroughPayload,
+  parsePresentWalkthroughPayload,
+  encodePresentWalkthroughPayload,
+  decodeProgressCategory,
+  parseProgressCategory,
+  encodeProgressCategory,
+  decodeRegisterTaskspaceWindowPayload,
+  parseRegisterTaskspaceWindowPayload,
+  encodeRegisterTaskspaceWindowPayload,
+  decodeRegisterTaskspaceWindowReply,
+  parseRegisterTaskspaceWindowReply,
+  encodeRegisterTaskspaceWindowReply,
+  decodeResolveSymbolByNamePayload,
+  parseResolveSymbolByNamePayload,
+  encodeResolveSymbolByNamePayload,
+  decodeResponsePayload,
+  parseResponsePayload,
+  encodeResponsePayload,
+  decodeReviewMode,
+  parseReviewMode,
+  encodeReviewMode,
+  decodeSignalUserPayload,
+  parseSignalUserPayload,
+  encodeSignalUserPayload,
+  decodeSpawnTaskspacePayload,
+  parseSpawnTaskspacePayload,
+  encodeSpawnTaskspacePayload,
+  decodeSpawnTaskspaceReply,
+  parseSpawnTaskspaceReply,
+  encodeSpawnTaskspaceReply,
+  decodeStoreReferencePayload,
+  parseStoreReferencePayload,
+  encodeStoreReferencePayload,
+  decodeSymbolDef,
+  parseSymbolDef,
+  encodeSymbolDef,
+  decodeSyntheticPRPayload,
+  parseSyntheticPRPayload,
+  encodeSyntheticPRPayload,
+  decodeTaskspaceRollCallPayload,
+  parseTaskspaceRollCallPayload,
+  encodeTaskspaceRollCallPayload,
+  decodeTaskspaceStateLegacy,
+  parseTaskspaceStateLegacy,
+  encodeTaskspaceStateLegacy,
+  decodeTaskspaceStateRequest,
+  parseTaskspaceStateRequest,
+  encodeTaskspaceStateRequest,
+  decodeTaskspaceStateResponse,
+  parseTaskspaceStateResponse,
+  encodeTaskspaceStateResponse,
+  decodeUpdateTaskspacePayload,
+  parseUpdateTaskspacePayload,
+  encodeUpdateTaskspacePayload,
+  decodeUserFeedback,
+  parseUserFeedback,
+  encodeUserFeedback,
+  decodeUserResponse,
+  parseUserResponse,
+  encodeUserResponse,
+  decodeIpcMessageReply,
+  encodeIpcMessageReply,
+};

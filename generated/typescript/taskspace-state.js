@@ -2,6 +2,287 @@
 
 "use strict";
 
+const $ = require("./runtime.js");
+
+/** @typedef {import("./runtime.js").Reader} $Reader */
+/** @typedef {import("./runtime.js").Writer} $Writer */
+/** @typedef {import("./runtime.js").Choice} $Choice */
+/** @typedef {import("./runtime.js").Violation} $Violation */
+/** @typedef {import("./runtime.js").Json} Json */
+/**
+ * @template T
+ * @typedef {import("./runtime.js").Result<T>} Result
+ */
+/** @typedef {import("./taskspace-state.js").TaskspaceStateMessageOrUnknown} TaskspaceStateMessageOrUnknown */
+/** @typedef {import("./taskspace-state.js").TaskspaceStateMessageReplyMap} TaskspaceStateMessageReplyMap */
+
+const c14 = ["response", "taskspace_state"];
+
+/** @type {$Reader} */
+function r11(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "response";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r2(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r3);
+  else o.payload = r3(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r12(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "taskspace_state";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r2(x, e, "sender");
+  x = v.payload;
+  if (x == null) $.content(e, x, "payload", r4);
+  else o.payload = r4(x, e, "payload");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r13(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  for (const k of Object.keys(v)) $.put(o, k, v[k]);
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.sender;
+  if (x == null) $.missing(e, x, "sender");
+  else o.sender = r2(x, e, "sender");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r1(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  switch (v.type) {
+    case "response":
+      return r11(v, e, s);
+    case "taskspace_state":
+      return r12(v, e, s);
+  }
+  if (typeof v.type === "string") return r13(v, e, s);
+  return $.tag(e, v, s, "type", c14);
+}
+
+/** @type {$Reader} */
+function r15(v, e, s) {
+  return $.int(v, e, s, 0, 4294967295);
+}
+
+/** @type {$Reader} */
+function r2(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.workingDirectory;
+  if (x == null) $.missing(e, x, "workingDirectory");
+  else o.workingDirectory = $.str(x, e, "workingDirectory");
+  x = v.taskspaceUuid;
+  if (x != null) o.taskspaceUuid = $.str(x, e, "taskspaceUuid");
+  x = v.shellPid;
+  if (x != null) o.shellPid = r15(x, e, "shellPid");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r3(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.success;
+  if (x == null) $.missing(e, x, "success");
+  else o.success = $.bool(x, e, "success");
+  x = v.error;
+  if (x != null) o.error = $.str(x, e, "error");
+  x = v.data;
+  if (x != null) o.data = $.any(x, e, "data");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r4(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x == null) $.missing(e, x, "project_path");
+  else o.project_path = $.str(x, e, "project_path");
+  x = v.taskspace_uuid;
+  if (x == null) $.missing(e, x, "taskspace_uuid");
+  else o.taskspace_uuid = $.str(x, e, "taskspace_uuid");
+  x = v.name;
+  if (x != null) o.name = $.str(x, e, "name");
+  x = v.description;
+  if (x != null) o.description = $.str(x, e, "description");
+  x = v.collaborator;
+  if (x != null) o.collaborator = $.str(x, e, "collaborator");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r16(v, e, s) {
+  return $.array(v, e, s, $.str);
+}
+
+/** @type {$Reader} */
+function r5(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.name;
+  if (x != null) o.name = $.str(x, e, "name");
+  x = v.description;
+  if (x != null) o.description = $.str(x, e, "description");
+  x = v.initial_prompt;
+  if (x != null) o.initial_prompt = $.str(x, e, "initial_prompt");
+  x = v.agent_command;
+  if (x != null) o.agent_command = r16(x, e, "agent_command");
+  x = v.collaborator;
+  if (x != null) o.collaborator = $.str(x, e, "collaborator");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Writer} */
+function w17(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "response";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w7(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w8(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w18(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "taskspace_state";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.sender;
+  if (x !== undefined) o.sender = w7(x);
+  x = v.payload;
+  if (x !== undefined) o.payload = w9(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w6(v) {
+  switch (v.type) {
+    case "response":
+      return w17(v);
+    case "taskspace_state":
+      return w18(v);
+  }
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w7(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.workingDirectory;
+  if (x !== undefined) o.workingDirectory = x;
+  x = v.taskspaceUuid;
+  if (x !== undefined) o.taskspaceUuid = x;
+  x = v.shellPid;
+  if (x !== undefined) o.shellPid = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w8(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.success;
+  if (x !== undefined) o.success = x;
+  x = v.error;
+  if (x !== undefined) o.error = x;
+  x = v.data;
+  if (x !== undefined) o.data = $.copy(x);
+  return o;
+}
+
+/** @type {$Writer} */
+function w9(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.project_path;
+  if (x !== undefined) o.project_path = x;
+  x = v.taskspace_uuid;
+  if (x !== undefined) o.taskspace_uuid = x;
+  x = v.name;
+  if (x !== undefined) o.name = x;
+  x = v.description;
+  if (x !== undefined) o.description = x;
+  x = v.collaborator;
+  if (x !== undefined) o.collaborator = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w10(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.name;
+  if (x !== undefined) o.name = x;
+  x = v.description;
+  if (x !== undefined) o.description = x;
+  x = v.initial_prompt;
+  if (x !== undefined) o.initial_prompt = x;
+  x = v.agent_command;
+  if (x !== undefined) o.agent_command = x;
+  x = v.collaborator;
+  if (x !== undefined) o.collaborator = x;
+  return o;
+}
+
 /**
  * Every `type` value of the known `TaskspaceStateMessage` variants, input aliases included.
  *
@@ -21,4 +302,74 @@ function isKnownTaskspaceStateMessage(message) {
   return tags.includes(message.type);
 }
 
-module.exports = { taskspaceStateMessageTags, isKnownTaskspaceStateMessage };
+/**
+ * Decodes a `TaskspaceStateMessage` from a parsed JSON value (or, for a tag this schema does not know, the `TaskspaceStateMessageOrUnknown` case: rule R4), checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<TaskspaceStateMessageOrUnknown>}
+ */
+function decodeTaskspaceStateMessage(value) {
+  return $.decode(value, r1);
+}
+
+/**
+ * Parses JSON text and decodes a `TaskspaceStateMessage` from it (see `decodeTaskspaceStateMessage`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<TaskspaceStateMessageOrUnknown>}
+ */
+function parseTaskspaceStateMessage(text) {
+  return $.parse(text, r1);
+}
+
+/**
+ * The wire JSON of a `TaskspaceStateMessage`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {TaskspaceStateMessageOrUnknown} value
+ * @returns {Json}
+ */
+function encodeTaskspaceStateMessage(value) {
+  return w6(value);
+}
+
+/**
+ * Decodes the reply data to the `TaskspaceStateMessage` request tagged `tag` (rule R8), as `decodeTaskspaceStateMessage` decodes a message; a tag whose request has no reply data is a violation.
+ *
+ * @template {keyof TaskspaceStateMessageReplyMap} T
+ * @param {T} tag
+ * @param {unknown} value
+ * @returns {Result<TaskspaceStateMessageReplyMap[T]>}
+ */
+function decodeTaskspaceStateMessageReply(tag, value) {
+  switch (tag) {
+    case "taskspace_state":
+      return $.decode(value, r5);
+  }
+  return $.decode(value, $.noReply);
+}
+
+/**
+ * The wire JSON of the reply data to the `TaskspaceStateMessage` request tagged `tag` (see `encodeTaskspaceStateMessage`).
+ *
+ * @template {keyof TaskspaceStateMessageReplyMap} T
+ * @param {T} tag
+ * @param {TaskspaceStateMessageReplyMap[T]} value
+ * @returns {Json}
+ */
+function encodeTaskspaceStateMessageReply(tag, value) {
+  switch (tag) {
+    case "taskspace_state":
+      return w10(value);
+  }
+  return $.copy(value);
+}
+
+module.exports = {
+  taskspaceStateMessageTags,
+  isKnownTaskspaceStateMessage,
+  decodeTaskspaceStateMessage,
+  parseTaskspaceStateMessage,
+  encodeTaskspaceStateMessage,
+  decodeTaskspaceStateMessageReply,
+  encodeTaskspaceStateMessageReply,
+};

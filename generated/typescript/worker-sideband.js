@@ -2,6 +2,510 @@
 
 "use strict";
 
+const $ = require("./runtime.js");
+
+/** @typedef {import("./runtime.js").Reader} $Reader */
+/** @typedef {import("./runtime.js").Writer} $Writer */
+/** @typedef {import("./runtime.js").Choice} $Choice */
+/** @typedef {import("./runtime.js").Violation} $Violation */
+/** @typedef {import("./runtime.js").Json} Json */
+/**
+ * @template T
+ * @typedef {import("./runtime.js").Result<T>} Result
+ */
+/** @typedef {import("./worker-sideband.js").BackendInfo} BackendInfo */
+/** @typedef {import("./worker-sideband.js").PlotImage} PlotImage */
+/** @typedef {import("./worker-sideband.js").ReadlineResult} ReadlineResult */
+/** @typedef {import("./worker-sideband.js").ReadlineStart} ReadlineStart */
+/** @typedef {import("./worker-sideband.js").ServerToWorkerOrUnknown} ServerToWorkerOrUnknown */
+/** @typedef {import("./worker-sideband.js").ServerToWorkerReplyMap} ServerToWorkerReplyMap */
+/** @typedef {import("./worker-sideband.js").StdinWrite} StdinWrite */
+/** @typedef {import("./worker-sideband.js").WorkerToServerOrUnknown} WorkerToServerOrUnknown */
+/** @typedef {import("./worker-sideband.js").WorkerToServerReplyMap} WorkerToServerReplyMap */
+
+const c21 = ["stdin_write", "interrupt", "session_end"];
+
+const c29 = [
+  "backend_info",
+  "readline_start",
+  "readline_result",
+  "request_end",
+  "plot_image",
+  "session_end",
+];
+
+/** @type {$Reader} */
+function r1(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.language;
+  if (x == null) $.missing(e, x, "language");
+  else o.language = $.str(x, e, "language");
+  x = v.supports_images;
+  if (x != null) o.supports_images = $.bool(x, e, "supports_images");
+  else o.supports_images = false;
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r2(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.mime_type;
+  if (x == null) $.missing(e, x, "mime_type");
+  else o.mime_type = $.str(x, e, "mime_type");
+  x = v.data;
+  if (x == null) $.missing(e, x, "data");
+  else o.data = $.str(x, e, "data");
+  x = v.is_new;
+  if (x == null) $.missing(e, x, "is_new");
+  else o.is_new = $.bool(x, e, "is_new");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r3(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.prompt;
+  if (x == null) $.missing(e, x, "prompt");
+  else o.prompt = $.str(x, e, "prompt");
+  x = v.line;
+  if (x == null) $.missing(e, x, "line");
+  else o.line = $.str(x, e, "line");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r4(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.prompt;
+  if (x == null) $.missing(e, x, "prompt");
+  else o.prompt = $.str(x, e, "prompt");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r17(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "stdin_write";
+  let x;
+  x = v.text;
+  if (x == null) $.missing(e, x, "text");
+  else o.text = $.str(x, e, "text");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r18(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "interrupt";
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r19(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "session_end";
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r20(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  for (const k of Object.keys(v)) $.put(o, k, v[k]);
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r5(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  switch (v.type) {
+    case "stdin_write":
+      return r17(v, e, s);
+    case "interrupt":
+      return r18(v, e, s);
+    case "session_end":
+      return r19(v, e, s);
+  }
+  if (typeof v.type === "string") return r20(v, e, s);
+  return $.tag(e, v, s, "type", c21);
+}
+
+/** @type {$Reader} */
+function r6(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.text;
+  if (x == null) $.missing(e, x, "text");
+  else o.text = $.str(x, e, "text");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r22(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "backend_info";
+  let x;
+  x = v.language;
+  if (x == null) $.missing(e, x, "language");
+  else o.language = $.str(x, e, "language");
+  x = v.supports_images;
+  if (x != null) o.supports_images = $.bool(x, e, "supports_images");
+  else o.supports_images = false;
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r23(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "readline_start";
+  let x;
+  x = v.prompt;
+  if (x == null) $.missing(e, x, "prompt");
+  else o.prompt = $.str(x, e, "prompt");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r24(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "readline_result";
+  let x;
+  x = v.prompt;
+  if (x == null) $.missing(e, x, "prompt");
+  else o.prompt = $.str(x, e, "prompt");
+  x = v.line;
+  if (x == null) $.missing(e, x, "line");
+  else o.line = $.str(x, e, "line");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r25(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "request_end";
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r26(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "plot_image";
+  let x;
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = $.str(x, e, "id");
+  x = v.mime_type;
+  if (x == null) $.missing(e, x, "mime_type");
+  else o.mime_type = $.str(x, e, "mime_type");
+  x = v.data;
+  if (x == null) $.missing(e, x, "data");
+  else o.data = $.str(x, e, "data");
+  x = v.is_new;
+  if (x == null) $.missing(e, x, "is_new");
+  else o.is_new = $.bool(x, e, "is_new");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r27(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  o.type = "session_end";
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r28(v, e, s) {
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  for (const k of Object.keys(v)) $.put(o, k, v[k]);
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r7(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  switch (v.type) {
+    case "backend_info":
+      return r22(v, e, s);
+    case "readline_start":
+      return r23(v, e, s);
+    case "readline_result":
+      return r24(v, e, s);
+    case "request_end":
+      return r25(v, e, s);
+    case "plot_image":
+      return r26(v, e, s);
+    case "session_end":
+      return r27(v, e, s);
+  }
+  if (typeof v.type === "string") return r28(v, e, s);
+  return $.tag(e, v, s, "type", c29);
+}
+
+/** @type {$Reader} */
+function r8(v, e, s) {
+  if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
+  const n = e.length;
+  /** @type {any} */
+  const o = {};
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Writer} */
+function w9(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.language;
+  if (x !== undefined) o.language = x;
+  x = v.supports_images;
+  if (x !== undefined) o.supports_images = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w10(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.mime_type;
+  if (x !== undefined) o.mime_type = x;
+  x = v.data;
+  if (x !== undefined) o.data = x;
+  x = v.is_new;
+  if (x !== undefined) o.is_new = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w11(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.prompt;
+  if (x !== undefined) o.prompt = x;
+  x = v.line;
+  if (x !== undefined) o.line = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w12(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.prompt;
+  if (x !== undefined) o.prompt = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w30(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "stdin_write";
+  let x;
+  x = v.text;
+  if (x !== undefined) o.text = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w31(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "interrupt";
+  return o;
+}
+
+/** @type {$Writer} */
+function w32(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "session_end";
+  return o;
+}
+
+/** @type {$Writer} */
+function w13(v) {
+  switch (v.type) {
+    case "stdin_write":
+      return w30(v);
+    case "interrupt":
+      return w31(v);
+    case "session_end":
+      return w32(v);
+  }
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w14(v) {
+  /** @type {any} */
+  const o = {};
+  let x;
+  x = v.text;
+  if (x !== undefined) o.text = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w33(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "backend_info";
+  let x;
+  x = v.language;
+  if (x !== undefined) o.language = x;
+  x = v.supports_images;
+  if (x !== undefined) o.supports_images = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w34(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "readline_start";
+  let x;
+  x = v.prompt;
+  if (x !== undefined) o.prompt = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w35(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "readline_result";
+  let x;
+  x = v.prompt;
+  if (x !== undefined) o.prompt = x;
+  x = v.line;
+  if (x !== undefined) o.line = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w36(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "request_end";
+  return o;
+}
+
+/** @type {$Writer} */
+function w37(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "plot_image";
+  let x;
+  x = v.id;
+  if (x !== undefined) o.id = x;
+  x = v.mime_type;
+  if (x !== undefined) o.mime_type = x;
+  x = v.data;
+  if (x !== undefined) o.data = x;
+  x = v.is_new;
+  if (x !== undefined) o.is_new = x;
+  return o;
+}
+
+/** @type {$Writer} */
+function w38(v) {
+  /** @type {any} */
+  const o = {};
+  o.type = "session_end";
+  return o;
+}
+
+/** @type {$Writer} */
+function w15(v) {
+  switch (v.type) {
+    case "backend_info":
+      return w33(v);
+    case "readline_start":
+      return w34(v);
+    case "readline_result":
+      return w35(v);
+    case "request_end":
+      return w36(v);
+    case "plot_image":
+      return w37(v);
+    case "session_end":
+      return w38(v);
+  }
+  return $.copy(v);
+}
+
+/** @type {$Writer} */
+function w16(v) {
+  /** @type {any} */
+  const o = {};
+  return o;
+}
+
 /**
  * Every `type` value of the known `ServerToWorker` variants, input aliases included.
  *
@@ -47,9 +551,300 @@ function isKnownWorkerToServer(message) {
   return tags.includes(message.type);
 }
 
+/**
+ * Decodes a `BackendInfo` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<BackendInfo>}
+ */
+function decodeBackendInfo(value) {
+  return $.decode(value, r1);
+}
+
+/**
+ * Parses JSON text and decodes a `BackendInfo` from it (see `decodeBackendInfo`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<BackendInfo>}
+ */
+function parseBackendInfo(text) {
+  return $.parse(text, r1);
+}
+
+/**
+ * The wire JSON of a `BackendInfo`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {BackendInfo} value
+ * @returns {Json}
+ */
+function encodeBackendInfo(value) {
+  return w9(value);
+}
+
+/**
+ * Decodes a `PlotImage` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<PlotImage>}
+ */
+function decodePlotImage(value) {
+  return $.decode(value, r2);
+}
+
+/**
+ * Parses JSON text and decodes a `PlotImage` from it (see `decodePlotImage`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<PlotImage>}
+ */
+function parsePlotImage(text) {
+  return $.parse(text, r2);
+}
+
+/**
+ * The wire JSON of a `PlotImage`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {PlotImage} value
+ * @returns {Json}
+ */
+function encodePlotImage(value) {
+  return w10(value);
+}
+
+/**
+ * Decodes a `ReadlineResult` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ReadlineResult>}
+ */
+function decodeReadlineResult(value) {
+  return $.decode(value, r3);
+}
+
+/**
+ * Parses JSON text and decodes a `ReadlineResult` from it (see `decodeReadlineResult`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ReadlineResult>}
+ */
+function parseReadlineResult(text) {
+  return $.parse(text, r3);
+}
+
+/**
+ * The wire JSON of a `ReadlineResult`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ReadlineResult} value
+ * @returns {Json}
+ */
+function encodeReadlineResult(value) {
+  return w11(value);
+}
+
+/**
+ * Decodes a `ReadlineStart` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ReadlineStart>}
+ */
+function decodeReadlineStart(value) {
+  return $.decode(value, r4);
+}
+
+/**
+ * Parses JSON text and decodes a `ReadlineStart` from it (see `decodeReadlineStart`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ReadlineStart>}
+ */
+function parseReadlineStart(text) {
+  return $.parse(text, r4);
+}
+
+/**
+ * The wire JSON of a `ReadlineStart`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ReadlineStart} value
+ * @returns {Json}
+ */
+function encodeReadlineStart(value) {
+  return w12(value);
+}
+
+/**
+ * Decodes a `ServerToWorker` from a parsed JSON value (or, for a tag this schema does not know, the `ServerToWorkerOrUnknown` case: rule R4), checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<ServerToWorkerOrUnknown>}
+ */
+function decodeServerToWorker(value) {
+  return $.decode(value, r5);
+}
+
+/**
+ * Parses JSON text and decodes a `ServerToWorker` from it (see `decodeServerToWorker`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<ServerToWorkerOrUnknown>}
+ */
+function parseServerToWorker(text) {
+  return $.parse(text, r5);
+}
+
+/**
+ * The wire JSON of a `ServerToWorker`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {ServerToWorkerOrUnknown} value
+ * @returns {Json}
+ */
+function encodeServerToWorker(value) {
+  return w13(value);
+}
+
+/**
+ * Decodes a `StdinWrite` from a parsed JSON value, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<StdinWrite>}
+ */
+function decodeStdinWrite(value) {
+  return $.decode(value, r6);
+}
+
+/**
+ * Parses JSON text and decodes a `StdinWrite` from it (see `decodeStdinWrite`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<StdinWrite>}
+ */
+function parseStdinWrite(text) {
+  return $.parse(text, r6);
+}
+
+/**
+ * The wire JSON of a `StdinWrite`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {StdinWrite} value
+ * @returns {Json}
+ */
+function encodeStdinWrite(value) {
+  return w14(value);
+}
+
+/**
+ * Decodes a `WorkerToServer` from a parsed JSON value (or, for a tag this schema does not know, the `WorkerToServerOrUnknown` case: rule R4), checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer.
+ *
+ * @param {unknown} value
+ * @returns {Result<WorkerToServerOrUnknown>}
+ */
+function decodeWorkerToServer(value) {
+  return $.decode(value, r7);
+}
+
+/**
+ * Parses JSON text and decodes a `WorkerToServer` from it (see `decodeWorkerToServer`); text that is not JSON is a `syntax` violation.
+ *
+ * @param {string} text
+ * @returns {Result<WorkerToServerOrUnknown>}
+ */
+function parseWorkerToServer(text) {
+  return $.parse(text, r7);
+}
+
+/**
+ * The wire JSON of a `WorkerToServer`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it.
+ *
+ * @param {WorkerToServerOrUnknown} value
+ * @returns {Json}
+ */
+function encodeWorkerToServer(value) {
+  return w15(value);
+}
+
+/**
+ * Decodes the reply data to the `ServerToWorker` request tagged `tag` (rule R8), as `decodeServerToWorker` decodes a message; a tag whose request has no reply data is a violation.
+ *
+ * @template {keyof ServerToWorkerReplyMap} T
+ * @param {T} tag
+ * @param {unknown} value
+ * @returns {Result<ServerToWorkerReplyMap[T]>}
+ */
+function decodeServerToWorkerReply(tag, value) {
+  switch (tag) {
+  }
+  return $.decode(value, $.noReply);
+}
+
+/**
+ * The wire JSON of the reply data to the `ServerToWorker` request tagged `tag` (see `encodeServerToWorker`).
+ *
+ * @template {keyof ServerToWorkerReplyMap} T
+ * @param {T} tag
+ * @param {ServerToWorkerReplyMap[T]} value
+ * @returns {Json}
+ */
+function encodeServerToWorkerReply(tag, value) {
+  switch (tag) {
+  }
+  return $.copy(value);
+}
+
+/**
+ * Decodes the reply data to the `WorkerToServer` request tagged `tag` (rule R8), as `decodeWorkerToServer` decodes a message; a tag whose request has no reply data is a violation.
+ *
+ * @template {keyof WorkerToServerReplyMap} T
+ * @param {T} tag
+ * @param {unknown} value
+ * @returns {Result<WorkerToServerReplyMap[T]>}
+ */
+function decodeWorkerToServerReply(tag, value) {
+  switch (tag) {
+  }
+  return $.decode(value, $.noReply);
+}
+
+/**
+ * The wire JSON of the reply data to the `WorkerToServer` request tagged `tag` (see `encodeWorkerToServer`).
+ *
+ * @template {keyof WorkerToServerReplyMap} T
+ * @param {T} tag
+ * @param {WorkerToServerReplyMap[T]} value
+ * @returns {Json}
+ */
+function encodeWorkerToServerReply(tag, value) {
+  switch (tag) {
+  }
+  return $.copy(value);
+}
+
 module.exports = {
   serverToWorkerTags,
   isKnownServerToWorker,
   workerToServerTags,
   isKnownWorkerToServer,
+  decodeBackendInfo,
+  parseBackendInfo,
+  encodeBackendInfo,
+  decodePlotImage,
+  parsePlotImage,
+  encodePlotImage,
+  decodeReadlineResult,
+  parseReadlineResult,
+  encodeReadlineResult,
+  decodeReadlineStart,
+  parseReadlineStart,
+  encodeReadlineStart,
+  decodeServerToWorker,
+  parseServerToWorker,
+  encodeServerToWorker,
+  decodeStdinWrite,
+  parseStdinWrite,
+  encodeStdinWrite,
+  decodeWorkerToServer,
+  parseWorkerToServer,
+  encodeWorkerToServer,
+  decodeServerToWorkerReply,
+  encodeServerToWorkerReply,
+  decodeWorkerToServerReply,
+  encodeWorkerToServerReply,
 };

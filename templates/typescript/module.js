@@ -3,6 +3,75 @@
 
 "use strict";
 {%- endif %}
+
+{% if commonjs -%}
+const $ = require({{ runtime|js_string }});
+{%- else -%}
+import * as $ from {{ runtime|js_string }};
+{%- endif %}
+
+/** @typedef {import({{ runtime|js_string }}).Reader} $Reader */
+/** @typedef {import({{ runtime|js_string }}).Writer} $Writer */
+/** @typedef {import({{ runtime|js_string }}).Choice} $Choice */
+/** @typedef {import({{ runtime|js_string }}).Violation} $Violation */
+/** @typedef {import({{ runtime|js_string }}).Json} {{ json }} */
+/**
+ * @template T
+ * @typedef {import({{ runtime|js_string }}).Result<T>} {{ result }}
+ */
+{%- for (name, _) in typedefs %}
+{%- if name != json && name != result %}
+/** @typedef {import({{ declarations|js_string }}).{{ name }}} {{ name }} */
+{%- endif %}
+{%- endfor %}
+{%- if !codec.strings.is_empty() %}
+{% for string in codec.strings %}
+{{ loop.index0|string_constant(string) }}
+{%- endfor %}
+{%- endif %}
+{%- for constant in codec.consts %}
+
+{% if constant.choices -%}
+/** @type {readonly $Choice[]} */
+{% else if constant.elements.is_empty() -%}
+/** @type {readonly never[]} */
+{% endif -%}
+{% if constant.choices && constant.elements.len() > 1 -%}
+const {{ constant.name }} = [
+{%- for element in constant.elements %}
+  {{ element|js_expression }},
+{%- endfor %}
+];
+{%- else -%}
+{{ constant.name|const_array(constant.elements) }}
+{%- endif %}
+{%- endfor %}
+{%- for function in codec.functions %}
+
+{% match function.kind -%}
+{%- when Kind::Reader -%}
+/** @type {$Reader} */
+function {{ function.name }}(v, e, s) {
+{%- when Kind::Writer -%}
+/** @type {$Writer} */
+function {{ function.name }}(v) {
+{%- when Kind::Fill -%}
+/**
+ * @param {any} v
+ * @param {$Violation[]} e
+ * @param {any} o
+ */
+function {{ function.name }}(v, e, o) {
+{%- when Kind::WriteFill -%}
+/**
+ * @param {any} v
+ * @param {any} o
+ */
+function {{ function.name }}(v, o) {
+{%- endmatch %}
+{{ function.body|js_lines }}
+}
+{%- endfor %}
 {%- for decl in decls %}
 {%- match decl %}
 {%- when Decl::Tags { name, elements, .. } %}
@@ -17,6 +86,12 @@
 }
 {%- else %}
 {%- endmatch %}
+{%- endfor %}
+{%- for function in api %}
+
+{{ function.js_doc()|jsdoc(0) }}{{ function|api_head }}
+{{ function.body|js_lines }}
+}
 {%- endfor %}
 
 {% if commonjs %}{{ exports|name_list("module.exports = ") }}{% else %}{{ exports|name_list("export ") }}{% endif %}

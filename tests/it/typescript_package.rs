@@ -54,6 +54,15 @@ fn package_files_are_complete() {
         }
     }
     expected.insert(12, "package.json".to_owned());
+    for ext in ["d.mts", "d.ts", "js", "mjs"] {
+        expected.insert(
+            13 + ["d.mts", "d.ts", "js", "mjs"]
+                .iter()
+                .position(|e| *e == ext)
+                .unwrap(),
+            format!("runtime.{ext}"),
+        );
+    }
     assert_eq!(names, expected);
     let text = |name: &str| &files.iter().find(|(n, _)| n == name).unwrap().1;
     assert!(

@@ -76,7 +76,7 @@ fn width(text: &str) -> usize {
     text.chars().count()
 }
 
-fn fits(line: &str) -> bool {
+pub(crate) fn fits(line: &str) -> bool {
     width(line) <= WIDTH
 }
 

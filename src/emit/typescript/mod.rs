@@ -13,6 +13,7 @@
 //! plus an `isKnown…` guard for open unions (R4). Output is byte-stable and already
 //! prettier-formatted.
 
+mod codec;
 mod layout;
 mod module;
 mod names;
@@ -21,7 +22,8 @@ mod view;
 use askama::Template;
 use serde::Deserialize;
 
-use self::view::{Decl, filters};
+use self::codec::{Codec, Kind};
+use self::view::{ApiFunction, Decl, filters};
 use super::{Backend, EmitError, Input, Module, OutputFile};
 
 /// The TypeScript backend (`symgen ts`).
@@ -154,6 +156,12 @@ struct DeclarationsTemplate<'a> {
     decls: &'a [Decl],
     /// The extension of the package's JavaScript files it imports from (`js`, `mjs`).
     js: &'a str,
+    /// The specifier of the runtime module (`./runtime.js`).
+    runtime: &'a str,
+    /// `(exported, local)` names of the runtime's `Result` and `Json` types.
+    runtime_types: &'a [(String, String)],
+    /// The decoders and encoders.
+    api: &'a [ApiFunction],
 }
 
 /// A module's JavaScript (`.js`, `.mjs`): its run-time declarations.
@@ -168,12 +176,39 @@ struct JavaScriptTemplate<'a> {
     declarations: &'a str,
     /// The names it exports.
     exports: &'a [String],
+    /// The specifier of the runtime module (`./runtime.js`).
+    runtime: &'a str,
+    /// The readers and writers.
+    codec: &'a Codec,
+    /// The decoders and encoders it exports.
+    api: &'a [ApiFunction],
+    /// `(local, generic)` type names the API's JSDoc uses: the module's own types and
+    /// the runtime's `Result` (generic) and `Json`.
+    typedefs: &'a [(String, bool)],
+    /// The local names of the runtime's `Result` and `Json`.
+    result: &'a str,
+    json: &'a str,
 }
+
+/// The runtime every module's decoders call (`runtime.js`, `runtime.d.ts`).
+#[derive(Template)]
+#[template(path = "typescript/runtime.js")]
+struct RuntimeTemplate<'a> {
+    commonjs: bool,
+    /// The specifier of its declarations (`./runtime.js`).
+    declarations: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/runtime.d.ts")]
+struct RuntimeDeclarationsTemplate;
 
 #[derive(Template)]
 #[template(path = "typescript/index.d.ts")]
 struct IndexDeclarationsTemplate<'a> {
     modules: &'a [(String, String)],
+    /// The specifier of the runtime module (`./runtime.js`).
+    runtime: &'a str,
 }
 
 #[derive(Template)]
@@ -224,7 +259,8 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
     let mut files = Vec::new();
     let mut refs = Vec::with_capacity(modules.len());
     let mut namespaces = names::Namespace::default();
-    let mut file_names = crate::emit::names::UniqueNames::with_reserved(&["index", "package"]);
+    let mut file_names =
+        crate::emit::names::UniqueNames::with_reserved(&["index", "package", "runtime"]);
     let mut sorted: Vec<&Module> = modules.iter().collect();
     sorted.sort_by(|a, b| a.stem.cmp(&b.stem));
     let files_of: Vec<(&Module, String)> = sorted
@@ -233,20 +269,37 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
         .collect();
     for (module, file) in &files_of {
         let (module, file) = (*module, file.clone());
-        let decls = module::render_module(module, &files_of);
+        let view = module::render_module(module, &files_of);
+        let decls = &view.decls;
         let exports: Vec<String> = decls
             .iter()
             .filter_map(Decl::runtime_name)
+            .chain(view.api.iter().map(|f| f.name.as_str()))
             .map(str::to_owned)
             .collect();
+        let runtime_types = [
+            ("Json".to_owned(), view.json.clone()),
+            ("Result".to_owned(), view.result.clone()),
+        ];
+        let mut typedefs: Vec<(String, bool)> = view
+            .api_types
+            .iter()
+            .map(|name| (name.clone(), false))
+            .collect();
+        typedefs.push((view.json.clone(), false));
+        typedefs.push((view.result.clone(), true));
         for flavour in format.flavours() {
+            let runtime = specifier("runtime", flavour.js);
             files.push(OutputFile {
                 path: format!("{file}.{}", flavour.dts),
                 contents: render(
                     &DeclarationsTemplate {
                         source: &module.file_name,
-                        decls: &decls,
+                        decls,
                         js: flavour.js,
+                        runtime: &runtime,
+                        runtime_types: &runtime_types,
+                        api: &view.api,
                     },
                     &module.file_name,
                 )?,
@@ -257,9 +310,15 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
                     &JavaScriptTemplate {
                         source: &module.file_name,
                         commonjs: flavour.commonjs,
-                        decls: &decls,
+                        decls,
                         declarations: &format!("./{file}.{}", flavour.js),
                         exports: &exports,
+                        runtime: &runtime,
+                        codec: &view.codec,
+                        api: &view.api,
+                        typedefs: &typedefs,
+                        result: &view.result,
+                        json: &view.json,
                     },
                     &module.file_name,
                 )?,
@@ -271,13 +330,34 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
         });
     }
     for flavour in format.flavours() {
+        let runtime = specifier("runtime", flavour.js);
+        files.push(OutputFile {
+            path: format!("runtime.{}", flavour.dts),
+            contents: render(&RuntimeDeclarationsTemplate, "runtime")?,
+        });
+        files.push(OutputFile {
+            path: format!("runtime.{}", flavour.js),
+            contents: render(
+                &RuntimeTemplate {
+                    commonjs: flavour.commonjs,
+                    declarations: &runtime,
+                },
+                "runtime",
+            )?,
+        });
         let entries: Vec<(String, String)> = refs
             .iter()
             .map(|m| (m.namespace.clone(), specifier(&m.file, flavour.js)))
             .collect();
         files.push(OutputFile {
             path: format!("index.{}", flavour.dts),
-            contents: render(&IndexDeclarationsTemplate { modules: &entries }, "index")?,
+            contents: render(
+                &IndexDeclarationsTemplate {
+                    modules: &entries,
+                    runtime: &runtime,
+                },
+                "index",
+            )?,
         });
         files.push(OutputFile {
             path: format!("index.{}", flavour.js),

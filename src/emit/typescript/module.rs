@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
+use super::codec::{self, Codec};
 use super::layout::Ts;
 use super::names::{Namespace, property_key};
-use super::view::{Decl, Doc, Import, Member};
+use super::view::{ApiFunction, Decl, Doc, Import, Member, Param};
 use crate::emit::Module;
 use crate::emit::doc::DocBlock;
 use crate::model::{
@@ -17,10 +18,27 @@ use crate::model::{
 const INT64_NOTE: &str =
     "64-bit integer, typed `number`: exact only up to `Number.MAX_SAFE_INTEGER` (2^53 − 1).";
 
+/// What one module renders: its declarations, and the run-time decoders and encoders.
+pub struct ModuleView {
+    /// The declarations, in order.
+    pub decls: Vec<Decl>,
+    /// The readers and writers.
+    pub codec: Codec,
+    /// The exported run-time functions.
+    pub api: Vec<ApiFunction>,
+    /// The module's type names the API's signatures use (the JavaScript names them by
+    /// typedef).
+    pub api_types: Vec<String>,
+    /// The local names of the runtime's `Result` and `Json` types.
+    pub result: String,
+    /// See [`ModuleView::result`].
+    pub json: String,
+}
+
 /// The declarations of `module`, in order: its doc, its imports from the other
 /// modules of the package (`modules`, with the file stem each is written to), then its
-/// types.
-pub fn render_module(module: &Module, modules: &[(&Module, String)]) -> Vec<Decl> {
+/// types; then its decoders and encoders.
+pub fn render_module(module: &Module, modules: &[(&Module, String)]) -> ModuleView {
     let model = &module.model;
     let mut emitter = Emitter::new(model);
     emitter.module_doc();
@@ -31,7 +49,18 @@ pub fn render_module(module: &Module, modules: &[(&Module, String)]) -> Vec<Decl
         }
     }
     emitter.shorthands();
-    emitter.items
+    let (codec, names) = codec::build(model);
+    let result = emitter.types.claim("Result");
+    let json = emitter.types.claim("Json");
+    let (api, api_types) = emitter.api(module, &names, &result, &json);
+    ModuleView {
+        decls: emitter.items,
+        codec,
+        api,
+        api_types,
+        result,
+        json,
+    }
 }
 
 /// The TypeScript name of every type of `model`, and the namespace that holds them.
@@ -63,6 +92,11 @@ struct Emitter<'m> {
     items: Vec<Decl>,
     /// Unions with a reply map / content map: (map name, content key).
     reply_maps: Vec<String>,
+    /// Model name → TypeScript type of what its decoder returns, where that is not its
+    /// own name (`…OrUnknown` for open unions).
+    decoded: HashMap<String, String>,
+    /// Model name of each union with a reply map → the map's name.
+    replies: Vec<(String, String)>,
     content_maps: Vec<(String, String)>,
 }
 
@@ -100,6 +134,8 @@ impl<'m> Emitter<'m> {
             items: Vec::new(),
             reply_maps: Vec::new(),
             content_maps: Vec::new(),
+            decoded: HashMap::new(),
+            replies: Vec::new(),
         }
     }
 
@@ -506,6 +542,9 @@ impl<'m> Emitter<'m> {
         for (variant, variant_name) in union.variants.iter().zip(&variant_names) {
             self.variant(union, variant, variant_name, base.as_deref(), &tag_key);
         }
+        if let Some((_, or_unknown)) = &unknown {
+            self.decoded.insert(ty.name.clone(), or_unknown.clone());
+        }
         if let Some((unknown_name, or_unknown)) = unknown {
             self.unknown(
                 union,
@@ -516,7 +555,7 @@ impl<'m> Emitter<'m> {
                 tag,
             );
         }
-        self.maps(name, union);
+        self.maps(&ty.name, name, union);
     }
 
     fn variant(
@@ -636,7 +675,7 @@ impl<'m> Emitter<'m> {
 
     /// The content map (adjacent tagging) and the reply map (when replies are known),
     /// keyed by string tags.
-    fn maps(&mut self, name: &str, union: &Union) {
+    fn maps(&mut self, model_name: &str, name: &str, union: &Union) {
         let string_tags = union
             .variants
             .iter()
@@ -697,6 +736,7 @@ impl<'m> Emitter<'m> {
             let doc = Doc(vec!["The reply data type of request `T`.".to_owned()]);
             let ts = Ts::Atom(format!("{map}[T]"));
             self.push_alias(doc, format!("{lookup}<T extends keyof {map}>"), ts);
+            self.replies.push((model_name.to_owned(), map.clone()));
             self.reply_maps.push(map);
         }
     }
@@ -819,5 +859,133 @@ impl<'m> Emitter<'m> {
                 self.push_alias(doc, format!("{short}<T extends keyof {map}>"), ts);
             }
         }
+    }
+    /// The exported decoders and encoders: `decodeX`, `parseX` and `encodeX` per named
+    /// type this module renders, and `decodeXReply`/`encodeXReply` per union with a
+    /// reply map. Also the type names their signatures use.
+    fn api(
+        &mut self,
+        module: &Module,
+        names: &codec::Names,
+        result: &str,
+        json: &str,
+    ) -> (Vec<ApiFunction>, Vec<String>) {
+        let mut api = Vec::new();
+        let mut used = Vec::new();
+        let param = |name: &str, ty: &str| Param {
+            name: name.to_owned(),
+            ty: ty.to_owned(),
+        };
+        for ty in &self.model.types {
+            if !module.renders(&ty.name) {
+                continue;
+            }
+            let Some(reader) = names.reader(&ty.name) else {
+                continue;
+            };
+            let name = self.name(&ty.name);
+            let decoded = self.decoded.get(&ty.name).cloned().unwrap_or(name.clone());
+            used.push(decoded.clone());
+            let unknown = if decoded == name {
+                String::new()
+            } else {
+                format!(" (or, for a tag this schema does not know, the `{decoded}` case: rule R4)")
+            };
+            let decode = self.values.claim_value(&format!("decode{name}"));
+            api.push(ApiFunction {
+                doc: Doc(vec![
+                    format!("Decodes a `{name}` from a parsed JSON value{unknown}, checking every rule the schema states; input aliases come back in their canonical spelling. Never throws: a value that breaks a rule gives every violation, located by JSON Pointer."),
+                ]),
+                name: decode,
+                generic: None,
+                params: vec![param("value", "unknown")],
+                returns: format!("{result}<{decoded}>"),
+                body: vec![format!("  return $.decode(value, {reader});")],
+            });
+            let parse = self.values.claim_value(&format!("parse{name}"));
+            api.push(ApiFunction {
+                doc: Doc(vec![format!(
+                    "Parses JSON text and decodes a `{name}` from it (see `decode{name}`); text that is not JSON is a `syntax` violation."
+                )]),
+                name: parse,
+                generic: None,
+                params: vec![param("text", "string")],
+                returns: format!("{result}<{decoded}>"),
+                body: vec![format!("  return $.parse(text, {reader});")],
+            });
+            let encode = self.values.claim_value(&format!("encode{name}"));
+            let writer = names.writer(&ty.name).unwrap_or("$.copy");
+            api.push(ApiFunction {
+                doc: Doc(vec![format!(
+                    "The wire JSON of a `{name}`: canonical spellings of tags, enum values and keys, no `undefined` members. `JSON.stringify` it to send it."
+                )]),
+                name: encode,
+                generic: None,
+                params: vec![param("value", &decoded)],
+                returns: json.to_owned(),
+                body: vec![format!("  return {writer}(value);")],
+            });
+        }
+        let replies = self.replies.clone();
+        for (model_name, map) in replies {
+            if !module.renders(&model_name) {
+                continue;
+            }
+            let Some(TypeKind::Union(union)) = self.model.get(&model_name).map(|t| &t.kind) else {
+                continue;
+            };
+            let name = self.name(&model_name);
+            used.push(map.clone());
+            let mut decode_cases = vec!["  switch (tag) {".to_owned()];
+            let mut encode_cases = decode_cases.clone();
+            for variant in &union.variants {
+                let Reply::Data(expr) = &variant.reply else {
+                    continue;
+                };
+                let Some((reader, writer)) = names.reply(expr) else {
+                    continue;
+                };
+                for tag in variant.tag.iter().chain(&variant.tag_aliases) {
+                    let Some(tag) = tag.as_str() else { continue };
+                    let case = format!("    case {}:", crate::model::json_string(tag));
+                    decode_cases.push(case.clone());
+                    encode_cases.push(case);
+                }
+                decode_cases.push(format!("      return $.decode(value, {reader});"));
+                encode_cases.push(format!(
+                    "      return {}(value);",
+                    writer.unwrap_or("$.copy")
+                ));
+            }
+            decode_cases.push("  }".to_owned());
+            decode_cases.push("  return $.decode(value, $.noReply);".to_owned());
+            encode_cases.push("  }".to_owned());
+            encode_cases.push("  return $.copy(value);".to_owned());
+            let decode = self.values.claim_value(&format!("decode{name}Reply"));
+            api.push(ApiFunction {
+                doc: Doc(vec![format!(
+                    "Decodes the reply data to the `{name}` request tagged `tag` (rule R8), as `decode{name}` decodes a message; a tag whose request has no reply data is a violation."
+                )]),
+                name: decode,
+                generic: Some(("T".to_owned(), format!("keyof {map}"))),
+                params: vec![param("tag", "T"), param("value", "unknown")],
+                returns: format!("{result}<{map}[T]>"),
+                body: decode_cases,
+            });
+            let encode = self.values.claim_value(&format!("encode{name}Reply"));
+            api.push(ApiFunction {
+                doc: Doc(vec![format!(
+                    "The wire JSON of the reply data to the `{name}` request tagged `tag` (see `encode{name}`)."
+                )]),
+                name: encode,
+                generic: Some(("T".to_owned(), format!("keyof {map}"))),
+                params: vec![param("tag", "T"), param("value", &format!("{map}[T]"))],
+                returns: json.to_owned(),
+                body: encode_cases,
+            });
+        }
+        used.sort();
+        used.dedup();
+        (api, used)
     }
 }

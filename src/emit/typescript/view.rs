@@ -346,9 +346,146 @@ pub mod filters {
         Ok(Safe(json_string(text.as_ref())))
     }
 
+    /// Lines of generated JavaScript (a reader's or writer's body, built by `codec.rs`
+    /// and `module.rs`): schema text in them is only ever a JSON string literal, the
+    /// rest is generated identifiers, numbers and fixed code.
+    #[askama::filter_fn]
+    pub fn js_lines(lines: &[String], _: &dyn askama::Values) -> askama::Result<Safe<String>> {
+        Ok(Safe(lines.join("\n")))
+    }
+
+    /// `const kN = "…";`, broken after `=` as prettier does when long (the literal is
+    /// a JSON string literal in ASCII, built by `codec.rs`).
+    #[askama::filter_fn]
+    pub fn string_constant(
+        index: &usize,
+        _: &dyn askama::Values,
+        literal: &str,
+    ) -> askama::Result<Safe<String>> {
+        let line = format!("const k{index} = {literal};");
+        Ok(Safe(if layout::fits(&line) {
+            line
+        } else {
+            format!("const k{index} =\n  {literal};")
+        }))
+    }
+
+    /// A JavaScript expression built by `codec.rs` (see [`js_lines`]).
+    #[askama::filter_fn]
+    pub fn js_expression(text: &str, _: &dyn askama::Values) -> askama::Result<Safe<String>> {
+        Ok(Safe(text.to_owned()))
+    }
+
+    /// `function name(a, b) {` of an exported function, broken when long.
+    #[askama::filter_fn]
+    pub fn api_head(
+        function: &super::ApiFunction,
+        _: &dyn askama::Values,
+    ) -> askama::Result<Safe<String>> {
+        Ok(Safe(function.head()))
+    }
+
+    /// `export declare function …;` of an exported function, broken when long.
+    #[askama::filter_fn]
+    pub fn api_declaration(
+        function: &super::ApiFunction,
+        _: &dyn askama::Values,
+    ) -> askama::Result<Safe<String>> {
+        Ok(Safe(function.declaration()))
+    }
+
     /// Text for a `//` comment: one line, every line terminator escaped.
     #[askama::filter_fn]
     pub fn comment<S: AsRef<str>>(text: S, _: &dyn askama::Values) -> askama::Result<Safe<String>> {
         Ok(Safe(crate::emit::text::one_line(text.as_ref())))
+    }
+}
+
+/// A parameter of an exported function: its name and type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// The parameter's name.
+    pub name: String,
+    /// Its type (the JavaScript's JSDoc names the same types through typedefs).
+    pub ty: String,
+}
+
+/// An exported function of a module's run-time API (`decodeX`, `parseX`, `encodeX`, …).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiFunction {
+    /// Its doc comment.
+    pub doc: Doc,
+    /// Its name.
+    pub name: String,
+    /// `(name, constraint)` of its type parameter, when it is generic.
+    pub generic: Option<(String, String)>,
+    /// Its parameters.
+    pub params: Vec<Param>,
+    /// Its result type.
+    pub returns: String,
+    /// The body's lines (indented two spaces).
+    pub body: Vec<String>,
+}
+
+impl ApiFunction {
+    /// `export declare function name<T extends C>(a: A, b: B): R;`, broken one
+    /// parameter per line when long.
+    pub fn declaration(&self) -> String {
+        let generic = self
+            .generic
+            .as_ref()
+            .map(|(name, bound)| format!("<{name} extends {bound}>"))
+            .unwrap_or_default();
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| format!("{}: {}", p.name, p.ty))
+            .collect();
+        let head = format!("export declare function {}{generic}(", self.name);
+        let line = format!("{head}{}): {};", params.join(", "), self.returns);
+        if layout::fits(&line) {
+            return line;
+        }
+        let broken: Vec<String> = params.iter().map(|p| format!("  {p},")).collect();
+        let broken = broken.join("\n");
+        if let Some((name, bound)) = self.generic.as_ref().filter(|_| !layout::fits(&head)) {
+            // The head alone is too long: prettier breaks the type parameters, then the
+            // parameters too when the rest still does not fit.
+            let head = format!(
+                "export declare function {}<\n  {name} extends {bound},\n>(",
+                self.name
+            );
+            let last = format!(">({}): {};", params.join(", "), self.returns);
+            if layout::fits(&last) {
+                return format!("{head}{}): {};", params.join(", "), self.returns);
+            }
+            return format!("{head}\n{broken}\n): {};", self.returns);
+        }
+        format!("{head}\n{broken}\n): {};", self.returns)
+    }
+
+    /// The JSDoc of the JavaScript: the doc, then the types.
+    pub fn js_doc(&self) -> Doc {
+        let mut lines = self.doc.0.clone();
+        lines.push(String::new());
+        if let Some((name, bound)) = &self.generic {
+            lines.push(format!("@template {{{bound}}} {name}"));
+        }
+        for param in &self.params {
+            lines.push(format!("@param {{{}}} {}", param.ty, param.name));
+        }
+        lines.push(format!("@returns {{{}}}", self.returns));
+        Doc(lines)
+    }
+
+    /// `function name(a, b) {`, broken one parameter per line when long.
+    pub fn head(&self) -> String {
+        let names: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
+        let line = format!("function {}({}) {{", self.name, names.join(", "));
+        if layout::fits(&line) {
+            return line;
+        }
+        let params: Vec<String> = names.iter().map(|p| format!("  {p},")).collect();
+        format!("function {}(\n{}\n) {{", self.name, params.join("\n"))
     }
 }

@@ -1,9 +1,16 @@
-// ajv comparison for the validation benchmark (issue 5, item 4).
+// ajv comparison for the validation benchmark (issue 5, item 4), and symgen's
+// generated TypeScript decoders against it (issue 12, item 4).
 //
 // Reads the SAME corpora the Rust benchmark writes (`target/bench-corpus/<id>.jsonl`,
 // produced by `cargo bench --bench validation`) and the committed schemas
 // (`schema/<id>.schema.json`), and measures per protocol, in interleaved rounds:
 //   - JSON.parse alone (the node baseline),
+//   - symgen's generated decoder (`generated/typescript/<id>.js`): `parse<Root>` on
+//     the line, which checks every rule and builds the typed value. A protocol with
+//     several roots (P3–P5: one per direction) is read as a receiver reads it, with
+//     the root of its direction; which root a line has is found once before timing.
+//   - JSON.parse + typia's ahead-of-time `is<Root>` (same roots), when
+//     `node benches/node/typia-build.mjs` has built them (benches/node/build/typia/).
 //   - JSON.parse + ajv 8 (Ajv2020) on the committed schema,
 //   - JSON.parse + ajv 8 with `discriminator` on a copy of the schema where every
 //     tagged `oneOf` gets `discriminator: {propertyName: <tag>}`. ajv's discriminator
@@ -13,12 +20,14 @@
 // Usage: node benches/node/ajv.mjs [--rounds N] [--sample-ms MS] [--corpus-dir DIR]
 //        [--schema-dir DIR] [protocol-id ...]
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
 
 const crateRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(import.meta.url);
 const PROTOCOLS = [
   "symposium",
   "taskspace-state",
@@ -33,6 +42,7 @@ function parseArgs(argv) {
     sampleMs: 25,
     corpusDir: join(crateRoot, "target/bench-corpus"),
     schemaDir: join(crateRoot, "schema"),
+    packageDir: join(crateRoot, "generated/typescript"),
     protocols: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -45,11 +55,41 @@ function parseArgs(argv) {
     else if (arg === "--sample-ms") args.sampleMs = Number(value());
     else if (arg === "--corpus-dir") args.corpusDir = resolve(value());
     else if (arg === "--schema-dir") args.schemaDir = resolve(value());
+    else if (arg === "--package-dir") args.packageDir = resolve(value());
     else if (arg.startsWith("--")) throw new Error(`unknown option ${arg}`);
     else args.protocols.push(arg);
   }
   if (args.protocols.length === 0) args.protocols = PROTOCOLS;
   return args;
+}
+
+// symgen's decoder of each line: `parse<Root>` of the root the line is an instance of
+// (found before timing), in the generated package's CommonJS module for `id`.
+function symgenParsers(packageDir, id, schema, lines) {
+  const module = require(join(packageDir, `${id}.js`));
+  const names = schema["x-symgen-protocol"].roots;
+  const roots = names.map((root) => module[`parse${root}`]);
+  // A known variant of the root: an open union also accepts the other direction's
+  // messages, as its unknown case.
+  const known = (line, i) => {
+    const result = roots[i](line);
+    const isKnown = module[`isKnown${names[i]}`];
+    return result.ok && (isKnown === undefined || isKnown(result.value));
+  };
+  return lines.map((line) => {
+    const parse = roots.find((_, i) => known(line, i));
+    if (parse === undefined) {
+      const errors = roots.map((p) => JSON.stringify(p(line).errors[0]));
+      throw new Error(`${id}: symgen rejects ${line}: ${errors.join("; ")}`);
+    }
+    return parse;
+  });
+}
+
+// typia's `is<Root>` per protocol, when built (see the header); else null.
+async function typiaGuards(id) {
+  const file = join(crateRoot, `benches/node/build/typia/${id}.mjs`);
+  return existsSync(file) ? await import(file) : null;
 }
 
 // The tag key shared by every branch of `oneOf` (a string const or enum of strings in
@@ -102,13 +142,24 @@ function withDiscriminators(schema) {
   return { schema: walk(schema), count };
 }
 
-function compile(schema, discriminator) {
+// The committed schemas refer to each other (`$ref` to another protocol's `$id`):
+// ajv gets every other one to resolve them.
+function compile(schema, discriminator, others) {
   const ajv = new Ajv2020({
     strict: false,
     validateFormats: false,
     discriminator,
   });
+  for (const other of others) {
+    if (other.$id !== schema.$id) ajv.addSchema(other);
+  }
   return ajv.compile(schema);
+}
+
+function allSchemas(schemaDir) {
+  return readdirSync(schemaDir)
+    .filter((file) => file.endsWith(".schema.json"))
+    .map((file) => JSON.parse(readFileSync(join(schemaDir, file), "utf8")));
 }
 
 function median(values) {
@@ -137,7 +188,7 @@ function measure(approaches, lines, rounds, sampleMs) {
   return rates.map(median);
 }
 
-function main() {
+async function main() {
   const args = parseArgs(process.argv.slice(2));
   console.log(
     `node ${process.version}, ajv ${JSON.parse(readFileSync(join(crateRoot, "benches/node/node_modules/ajv/package.json"))).version}`,
@@ -156,8 +207,10 @@ function main() {
     const schema = JSON.parse(
       readFileSync(join(args.schemaDir, `${id}.schema.json`), "utf8"),
     );
-    const plain = compile(schema, false);
+    const others = allSchemas(args.schemaDir);
+    const plain = compile(schema, false, others);
     const tagged = withDiscriminators(schema);
+    const parsers = symgenParsers(args.packageDir, id, schema, lines);
     const approaches = [
       {
         label: "JSON.parse",
@@ -177,7 +230,7 @@ function main() {
       },
     ];
     if (tagged.count > 0) {
-      const fast = compile(tagged.schema, true);
+      const fast = compile(tagged.schema, true, others);
       approaches.push({
         label: `JSON.parse + ajv + discriminator (${tagged.count})`,
         pass: (ls) => {
@@ -189,6 +242,61 @@ function main() {
       });
     }
     approaches[1].validate = plain;
+    const typia = await typiaGuards(id);
+    if (typia !== null) {
+      const roots = schema["x-symgen-protocol"].roots;
+      const guards = parsers.map((parse) => {
+        const module = require(join(args.packageDir, `${id}.js`));
+        const root = roots.find((r) => module[`parse${r}`] === parse);
+        return typia[`is${root}`];
+      });
+      approaches.push({
+        label: "JSON.parse + typia is<Root> (AOT)",
+        pass: (ls) => {
+          let ok = 0;
+          for (let i = 0; i < ls.length; i++)
+            if (guards[i](JSON.parse(ls[i]))) ok++;
+          return ok;
+        },
+        validate: () => false,
+      });
+    }
+    approaches.push({
+      label: "symgen parse<Root> (generated decoder)",
+      pass: (ls) => {
+        let ok = 0;
+        for (let i = 0; i < ls.length; i++) if (parsers[i](ls[i]).ok) ok++;
+        return ok;
+      },
+      validate: () => false,
+    });
+    // The same checks on values parsed once before timing: what each adds to
+    // JSON.parse, without the parse (and its garbage) in the measurement.
+    const values = lines.map((line) => JSON.parse(line));
+    const module = require(join(args.packageDir, `${id}.js`));
+    const decoders = parsers.map(
+      (parse) => module[parse.name.replace(/^parse/, "decode")],
+    );
+    const best = tagged.count > 0 ? approaches[2].validate : plain;
+    approaches.push({
+      label: `  ajv${tagged.count > 0 ? " + discriminator" : ""}, parsed values`,
+      pass: () => {
+        let ok = 0;
+        for (const value of values) if (best(value)) ok++;
+        return ok;
+      },
+      validate: () => false,
+    });
+    approaches.push({
+      label: "  symgen decode<Root>, parsed values",
+      pass: () => {
+        let ok = 0;
+        for (let i = 0; i < values.length; i++)
+          if (decoders[i](values[i]).ok) ok++;
+        return ok;
+      },
+      validate: () => false,
+    });
     for (const approach of approaches) {
       const accepted = approach.pass(lines);
       if (accepted !== lines.length) {
@@ -207,19 +315,27 @@ function main() {
       `\n${id} (${lines.length} messages, avg ${avg} B): median of ${args.rounds} rounds`,
     );
     console.log(
-      `  ${"approach".padEnd(44)} ${"msgs/s".padStart(12)} ${"µs/msg".padStart(8)} ${"vs parse".padStart(9)} ${"vs ajv".padStart(8)}`,
+      `  ${"approach".padEnd(44)} ${"msgs/s".padStart(12)} ${"µs/msg".padStart(8)} ${"vs parse".padStart(9)} ${"vs best ajv".padStart(12)}`,
+    );
+    // The faster ajv set-up (with discriminator where the schema allows it).
+    const ajvBest = Math.max(
+      ...approaches
+        .map((approach, i) =>
+          approach.label.startsWith("JSON.parse + ajv") ? rates[i] : 0,
+        )
+        .filter((rate) => rate > 0),
     );
     approaches.forEach((approach, i) => {
       const rate = rates[i];
       console.log(
-        `  ${approach.label.padEnd(44)} ${Math.round(rate).toLocaleString("en-US").padStart(12)} ${(1e6 / rate).toFixed(3).padStart(8)} ${(rate / rates[0]).toFixed(2).padStart(8)}× ${(rate / rates[1]).toFixed(2).padStart(7)}×`,
+        `  ${approach.label.padEnd(44)} ${Math.round(rate).toLocaleString("en-US").padStart(12)} ${(1e6 / rate).toFixed(3).padStart(8)} ${(rate / rates[0]).toFixed(2).padStart(8)}× ${(rate / ajvBest).toFixed(2).padStart(7)}×`,
       );
     });
   }
 }
 
 try {
-  main();
+  await main();
 } catch (error) {
   console.error(`ajv bench: error: ${error.message}`);
   process.exit(2);

@@ -538,30 +538,32 @@ function depth(errors) {
  * @returns {any}
  */
 function untagged(value, errors, where, variants, first, name) {
-  /** @type {Violation[]} */
-  let best = [];
+  const from = errors.length;
+  /** @type {Violation[] | null} */
+  let best = null;
   let found = false;
   let chosen;
   let fewest = Infinity;
-  for (const [read, known] of variants) {
-    /** @type {Violation[]} */
-    const tried = [];
-    const decoded = read(value, tried, null);
-    if (tried.length === 0) {
+  // Each variant reads into `errors` itself, so the common case (the first variant
+  // fits) allocates nothing; a variant's violations are taken back out when it fails.
+  for (let i = 0; i < variants.length; i++) {
+    const variant = /** @type {Choice} */ (variants[i]);
+    const decoded = variant[0](value, errors, null);
+    if (errors.length === from) {
       if (first) return decoded;
-      const extra = unknownKeys(value, known);
+      const extra = unknownKeys(value, variant[1]);
       if (extra < fewest) {
         found = true;
         chosen = decoded;
         fewest = extra;
       }
-    } else if (best.length === 0 || depth(tried) > depth(best)) {
-      best = tried;
+      continue;
     }
+    const tried = errors.splice(from);
+    if (best === null || depth(tried) > depth(best)) best = tried;
   }
   if (found) return chosen;
-  const from = errors.length;
-  const inner = best[0];
+  const inner = best?.[0];
   const why = inner === undefined ? "" : ": " + inner.message;
   const message = "matches no variant of " + name + why;
   fail(errors, null, inner?.rule ?? "wrong_type", message);

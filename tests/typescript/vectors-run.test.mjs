@@ -47,7 +47,10 @@ function requestRoot(schema, tag) {
     for (const variant of def.oneOf ?? def.anyOf ?? []) {
       if (!variant["x-symgen-reply"]) continue;
       for (const property of Object.values(variant.properties ?? {})) {
-        const tags = property.const !== undefined ? [property.const] : (property.enum ?? []);
+        const tags =
+          property.const !== undefined
+            ? [property.const]
+            : (property.enum ?? []);
         if (tags.includes(tag)) return root;
       }
     }
@@ -65,7 +68,11 @@ function segments(pointer) {
 function get(value, pointer) {
   let current = value;
   for (const segment of segments(pointer)) {
-    if (current === null || typeof current !== "object" || !(segment in current)) {
+    if (
+      current === null ||
+      typeof current !== "object" ||
+      !(segment in current)
+    ) {
       return undefined;
     }
     current = current[segment];
@@ -97,7 +104,9 @@ function withoutNulls(value) {
 // The module of a vector directory: its stem, numbered when the stem is a name the
 // package itself uses (`package` → `package2`).
 function loadModule(stem) {
-  const file = [stem, `${stem}2`].find((f) => fs.existsSync(path.join(packageDir, `${f}.d.ts`)));
+  const file = [stem, `${stem}2`].find((f) =>
+    fs.existsSync(path.join(packageDir, `${f}.d.ts`)),
+  );
   return require(path.resolve(packageDir, `${file ?? stem}.js`));
 }
 
@@ -113,7 +122,9 @@ function fn(module, name) {
 }
 
 function show(errors) {
-  return errors.map((e) => `${e.pointer || "/"}: ${e.rule}: ${e.message}`).join("; ");
+  return errors
+    .map((e) => `${e.pointer || "/"}: ${e.rule}: ${e.message}`)
+    .join("; ");
 }
 
 const stems = fs
@@ -132,17 +143,27 @@ for (const stem of stems) {
     for (const v of load(stem, "valid")) {
       test(v.name, () => {
         const decoded = fn(module, `decode${v.root}`)(v.message);
-        assert.ok(decoded.ok, `rejected: ${decoded.ok ? "" : show(decoded.errors)}`);
+        assert.ok(
+          decoded.ok,
+          `rejected: ${decoded.ok ? "" : show(decoded.errors)}`,
+        );
         const isKnown = module[`isKnown${v.root}`];
-        if (isKnown) assert.ok(isKnown(decoded.value), "decoded as the unknown case");
+        if (isKnown)
+          assert.ok(isKnown(decoded.value), "decoded as the unknown case");
         let encoded = fn(module, `encode${v.root}`)(decoded.value);
         if (v.reply_to && dataPointer) {
           const data = get(v.message, dataPointer);
           if (data !== undefined && data !== null) {
             const root = requestRoot(schema, v.reply_to);
             const reply = fn(module, `decode${root}Reply`)(v.reply_to, data);
-            assert.ok(reply.ok, `reply data rejected: ${reply.ok ? "" : show(reply.errors)}`);
-            const again = fn(module, `encode${root}Reply`)(v.reply_to, reply.value);
+            assert.ok(
+              reply.ok,
+              `reply data rejected: ${reply.ok ? "" : show(reply.errors)}`,
+            );
+            const again = fn(module, `encode${root}Reply`)(
+              v.reply_to,
+              reply.value,
+            );
             encoded = replaced(encoded, segments(dataPointer), again);
             counts.replies++;
           }
@@ -153,7 +174,10 @@ for (const stem of stems) {
         assert.deepEqual(protocol ? encoded : withoutNulls(encoded), expected);
         // What the encoder gives is JSON and decodes to the same value again.
         const text = JSON.stringify(encoded);
-        assert.ok(fn(module, `parse${v.root}`)(text).ok, "the encoding does not decode");
+        assert.ok(
+          fn(module, `parse${v.root}`)(text).ok,
+          "the encoding does not decode",
+        );
         counts.valid++;
       });
     }
@@ -170,7 +194,10 @@ for (const stem of stems) {
           decoded = fn(module, `decode${root}Reply`)(v.reply_to, data);
           prefix = dataPointer;
         }
-        assert.ok(!decoded.ok, `accepted (${v.fault} at ${v.pointer || "/"}: ${v.why})`);
+        assert.ok(
+          !decoded.ok,
+          `accepted (${v.fault} at ${v.pointer || "/"}: ${v.why})`,
+        );
         const [first] = decoded.errors;
         const pointer = prefix + first.pointer;
         assert.ok(
@@ -186,9 +213,19 @@ for (const stem of stems) {
     for (const v of load(stem, "unknown")) {
       test(v.name, () => {
         const decoded = fn(module, `decode${v.root}`)(v.message);
-        assert.ok(decoded.ok, `rejected: ${decoded.ok ? "" : show(decoded.errors)}`);
-        assert.equal(fn(module, `isKnown${v.root}`)(decoded.value), false, "decoded as known");
-        assert.deepEqual(fn(module, `encode${v.root}`)(decoded.value), v.message);
+        assert.ok(
+          decoded.ok,
+          `rejected: ${decoded.ok ? "" : show(decoded.errors)}`,
+        );
+        assert.equal(
+          fn(module, `isKnown${v.root}`)(decoded.value),
+          false,
+          "decoded as known",
+        );
+        assert.deepEqual(
+          fn(module, `encode${v.root}`)(decoded.value),
+          v.message,
+        );
         counts.unknown++;
       });
     }

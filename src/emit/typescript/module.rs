@@ -41,6 +41,17 @@ pub struct ModuleView {
 pub fn render_module(module: &Module, modules: &[(&Module, String)]) -> ModuleView {
     let model = &module.model;
     let mut emitter = Emitter::new(model);
+    for ty in &model.types {
+        if let TypeKind::Union(union) = &ty.kind
+            && union.unknown.is_some()
+            && union.tag_key().is_some()
+            && module.renders(&ty.name)
+        {
+            let name = emitter.name(&ty.name);
+            let or_unknown = emitter.types.claim(&format!("{name}OrUnknown"));
+            emitter.or_unknown.insert(ty.name.clone(), or_unknown);
+        }
+    }
     emitter.module_doc();
     emitter.imports(module, modules);
     for ty in &model.types {
@@ -97,6 +108,10 @@ struct Emitter<'m> {
     decoded: HashMap<String, String>,
     /// Model name of each union with a reply map → the map's name.
     replies: Vec<(String, String)>,
+    /// Model name of each open tagged union this module renders → its `…OrUnknown`
+    /// type, which is what a field of that type holds (claimed before any declaration
+    /// refers to it).
+    or_unknown: HashMap<String, String>,
     content_maps: Vec<(String, String)>,
 }
 
@@ -136,6 +151,7 @@ impl<'m> Emitter<'m> {
             content_maps: Vec::new(),
             decoded: HashMap::new(),
             replies: Vec::new(),
+            or_unknown: HashMap::new(),
         }
     }
 
@@ -203,7 +219,13 @@ impl<'m> Emitter<'m> {
             TypeExpr::Array(item) => self.ts(item).array_of(),
             TypeExpr::Tuple(items) => Ts::Tuple(items.iter().map(|i| self.ts(i)).collect()),
             TypeExpr::Map(value) => Ts::Map(Box::new(self.ts(value))),
-            TypeExpr::Ref(name) => Ts::Atom(self.name(name)),
+            // A value of an open union may be its unknown case (R4).
+            TypeExpr::Ref(name) => Ts::Atom(
+                self.or_unknown
+                    .get(name.as_str())
+                    .cloned()
+                    .unwrap_or_else(|| self.name(name)),
+            ),
             TypeExpr::Nullable(inner) => self.ts(inner).or_null(),
         }
     }
@@ -506,7 +528,10 @@ impl<'m> Emitter<'m> {
             (
                 self.types
                     .claim(&format!("{name}{}", crate::model::pascal_case(&u.name))),
-                self.types.claim(&format!("{name}OrUnknown")),
+                self.or_unknown
+                    .get(&ty.name)
+                    .cloned()
+                    .unwrap_or_else(|| self.types.claim(&format!("{name}OrUnknown"))),
             )
         });
 

@@ -90,7 +90,8 @@ unknown=$(grep -c '"outcome":"unknown"' "$work/unknown.out")
 pass
 
 # 5. TypeScript: strict tsc over declarations and JSDoc-checked JavaScript, prettier,
-#    and the vectors as the generated types see them.
+#    the vectors as the generated types see them, and the vectors through the
+#    generated decoders at run time.
 ts=$project/generated/ts
 cat >"$work/ts.json" <<JSON
 {
@@ -120,6 +121,16 @@ cat >"$work/vectors/tsconfig.json" <<'JSON'
 }
 JSON
 "$bin/tsc" -p "$work/vectors/tsconfig.json"
+# The generated decoders give every vector the team's Rust verdict at run time.
+SYMGEN_VECTORS=$project/vectors SYMGEN_SCHEMAS=$project/schema SYMGEN_PACKAGE=$ts \
+  SYMGEN_RUN_COUNTS=$work/ts-run.json node --test --test-reporter=dot \
+  tests/typescript/vectors-run.test.mjs >"$work/ts-run.log" 2>&1 ||
+  { cat "$work/ts-run.log" >&2; fail "the generated TypeScript decoders disagree with Rust"; }
+ts_run=$(node -p 'const c = require(process.argv[1]); c.valid + c.invalid + c.unknown' "$work/ts-run.json")
+ts_all=$(find "$project/vectors" -name '*.json' -exec node -e \
+  'let n = 0; for (const f of process.argv.slice(1)) n += require(f).length; console.log(n)' {} +)
+[ "$ts_run" -eq "$ts_all" ] ||
+  fail "only $ts_run of $ts_all vectors went through the TypeScript decoders"
 pass
 
 # 6. Swift: the package builds with zero warnings, lints clean and round-trips the
@@ -157,5 +168,5 @@ grep -q '^15 passed' "$work/pytest.log" ||
   [ "$("$py_bin/python" main.py)" = "app ok" ]) || fail "the Python worker failed"
 pass
 
-echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, drift named with its fix, the plain binary delegating, validate verdicts on its vectors, TypeScript strict + vectors, Swift build/lint/vectors and an app depending on it by path, Python ruff/mypy/vectors and a worker using the pip-installed package" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, drift named with its fix, the plain binary delegating, validate verdicts on its vectors, TypeScript strict + vectors (types and run-time decoders), Swift build/lint/vectors and an app depending on it by path, Python ruff/mypy/vectors and a worker using the pip-installed package" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
 echo "$checks 0" >>"${SYMGEN_COUNTS:-/dev/null}"

@@ -164,8 +164,8 @@ pub fn build(model: &Model) -> (Codec, Names) {
         }
     }
     let names = Names {
-        readers: builder.readers.clone(),
-        writers: builder.writers.clone(),
+        readers: builder.readers,
+        writers: builder.writers,
         replies,
     };
     (builder.codec, names)
@@ -461,17 +461,9 @@ impl<'m> Builder<'m> {
                 let mut seen = BTreeSet::new();
                 for value in &e.values {
                     let canonical = self.literal(&value.value);
-                    let mut any = false;
-                    for spelling in std::iter::once(&value.value).chain(&value.aliases) {
-                        if seen.insert(spelling.to_json()) {
-                            let spelling = self.literal(spelling);
-                            body.push(format!("    case {spelling}:"));
-                            any = true;
-                        }
-                    }
-                    if any {
-                        body.push(format!("      return {canonical};"));
-                    }
+                    let spellings = std::iter::once(&value.value).chain(&value.aliases);
+                    let then = format!("return {canonical};");
+                    self.cases(spellings, &mut seen, &then, &mut body);
                 }
                 body.push("  }".to_owned());
                 if e.open {
@@ -684,6 +676,11 @@ impl<'m> Builder<'m> {
                 format!("$.put(o, k, {reader}(v[k], e, k));")
             }
         };
+        self.other_keys_loop(known, &action, out);
+    }
+
+    /// `for (const k of Object.keys(v))`: `action` for every key not in `known`.
+    fn other_keys_loop(&mut self, known: &[&str], action: &str, out: &mut Vec<String>) {
         out.push("  for (const k of Object.keys(v)) {".to_owned());
         if !known.is_empty() {
             out.push("    switch (k) {".to_owned());
@@ -699,6 +696,27 @@ impl<'m> Builder<'m> {
         }
         out.push(format!("    {action}"));
         out.push("  }".to_owned());
+    }
+
+    /// `case …:` for each spelling not `seen` before, then `then` when there was one.
+    fn cases<'l>(
+        &mut self,
+        spellings: impl Iterator<Item = &'l Literal>,
+        seen: &mut BTreeSet<String>,
+        then: &str,
+        out: &mut Vec<String>,
+    ) {
+        let mut any = false;
+        for spelling in spellings {
+            if seen.insert(spelling.to_json()) {
+                let spelling = self.literal(spelling);
+                out.push(format!("    case {spelling}:"));
+                any = true;
+            }
+        }
+        if any {
+            out.push(format!("      {then}"));
+        }
     }
 
     fn union_body(&mut self, name: &str, union: &Union) -> Vec<String> {
@@ -720,17 +738,9 @@ impl<'m> Builder<'m> {
         let mut seen = BTreeSet::new();
         for variant in &union.variants {
             let reader = self.variant_reader(union, variant, tag);
-            let mut any = false;
-            for spelling in variant.tag.iter().chain(&variant.tag_aliases) {
-                if seen.insert(spelling.to_json()) {
-                    let spelling = self.literal(spelling);
-                    body.push(format!("    case {spelling}:"));
-                    any = true;
-                }
-            }
-            if any {
-                body.push(format!("      return {reader}(v, e, s);"));
-            }
+            let spellings = variant.tag.iter().chain(&variant.tag_aliases);
+            let then = format!("return {reader}(v, e, s);");
+            self.cases(spellings, &mut seen, &then, &mut body);
         }
         body.push("  }".to_owned());
         if union.unknown.is_some() {
@@ -850,13 +860,7 @@ impl<'m> Builder<'m> {
         let segment = self.lit(&field.name);
         let reader = self.reader(field.ty.non_null());
         if required {
-            let args = vec![
-                "e".to_owned(),
-                "x".to_owned(),
-                segment.clone(),
-                reader.clone(),
-            ];
-            let then: String = call(0, "", "$.content", &args, ";").join(" ");
+            let then = format!("$.content(e, x, {segment}, {reader});");
             let otherwise = self.set("o", &field.name, &format!("{reader}(x, e, {segment})"));
             out.extend(if_else(2, "x == null", &then, Some(&otherwise)));
         } else {
@@ -1140,23 +1144,8 @@ impl<'m> Builder<'m> {
             Others::Keep => "$.copy".to_owned(),
             Others::Typed(ty) => self.writer(ty).unwrap_or_else(|| "$.any".into()),
         };
-        out.push("  for (const k of Object.keys(v)) {".to_owned());
-        if !known.is_empty() {
-            out.push("    switch (k) {".to_owned());
-            let mut seen = BTreeSet::new();
-            for key in known {
-                if seen.insert(*key) {
-                    let key = self.lit(key);
-                    out.push(format!("      case {key}:"));
-                }
-            }
-            out.push("        continue;".to_owned());
-            out.push("    }".to_owned());
-        }
-        out.push(format!(
-            "    if (v[k] !== undefined) $.put(o, k, {value}(v[k]));"
-        ));
-        out.push("  }".to_owned());
+        let action = format!("if (v[k] !== undefined) $.put(o, k, {value}(v[k]));");
+        self.other_keys_loop(known, &action, out);
     }
 
     fn union_writer_body(&mut self, union: &Union) -> Vec<String> {
@@ -1169,17 +1158,9 @@ impl<'m> Builder<'m> {
         let mut seen = BTreeSet::new();
         for variant in &union.variants {
             let writer = self.variant_writer(union, variant, &tag);
-            let mut any = false;
-            for spelling in variant.tag.iter().chain(&variant.tag_aliases) {
-                if seen.insert(spelling.to_json()) {
-                    let spelling = self.literal(spelling);
-                    body.push(format!("    case {spelling}:"));
-                    any = true;
-                }
-            }
-            if any {
-                body.push(format!("      return {writer}(v);"));
-            }
+            let spellings = variant.tag.iter().chain(&variant.tag_aliases);
+            let then = format!("return {writer}(v);");
+            self.cases(spellings, &mut seen, &then, &mut body);
         }
         body.push("  }".to_owned());
         body.push("  return $.copy(v);".to_owned());

@@ -103,9 +103,6 @@ struct Emitter<'m> {
     items: Vec<Decl>,
     /// Unions with a reply map / content map: (map name, content key).
     reply_maps: Vec<String>,
-    /// Model name → TypeScript type of what its decoder returns, where that is not its
-    /// own name (`…OrUnknown` for open unions).
-    decoded: HashMap<String, String>,
     /// Model name of each union with a reply map → the map's name.
     replies: Vec<(String, String)>,
     /// Model name of each open tagged union this module renders → its `…OrUnknown`
@@ -149,7 +146,6 @@ impl<'m> Emitter<'m> {
             items: Vec::new(),
             reply_maps: Vec::new(),
             content_maps: Vec::new(),
-            decoded: HashMap::new(),
             replies: Vec::new(),
             or_unknown: HashMap::new(),
         }
@@ -567,9 +563,6 @@ impl<'m> Emitter<'m> {
         for (variant, variant_name) in union.variants.iter().zip(&variant_names) {
             self.variant(union, variant, variant_name, base.as_deref(), &tag_key);
         }
-        if let Some((_, or_unknown)) = &unknown {
-            self.decoded.insert(ty.name.clone(), or_unknown.clone());
-        }
         if let Some((unknown_name, or_unknown)) = unknown {
             self.unknown(
                 union,
@@ -909,7 +902,12 @@ impl<'m> Emitter<'m> {
                 continue;
             };
             let name = self.name(&ty.name);
-            let decoded = self.decoded.get(&ty.name).cloned().unwrap_or(name.clone());
+            // An open union's decoder returns its `…OrUnknown` type.
+            let decoded = self
+                .or_unknown
+                .get(&ty.name)
+                .cloned()
+                .unwrap_or(name.clone());
             used.push(decoded.clone());
             let unknown = if decoded == name {
                 String::new()

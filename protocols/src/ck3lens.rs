@@ -698,6 +698,11 @@ impl<'de> serde::de::Visitor<'de> for ResponseVisitor {
 pub fn protocol() -> Protocol {
     Protocol::new("ck3lens")
         .with_code("P5")
+        .with_party("client", "the CK3 Lens MCP server's Python IPC client")
+        .with_party(
+            "extension",
+            "the CK3 Lens VS Code extension, the JSON-RPC server",
+        )
         .with_title("CK3 Lens IPC diagnostics server")
         .with_description(
             "Newline-delimited JSON-RPC 2.0 between the CK3 Lens MCP server and \
@@ -705,6 +710,12 @@ pub fn protocol() -> Protocol {
         )
         .with_reply_data("/result")
         .root::<JsonRpcRequest>()
+        .sent_by(["client"])
+        .received_by(["extension"])
         .root::<JsonRpcResponse>()
+        .sent_by(["extension"])
+        .received_by(["client"])
         .root::<PortFile>()
+        .sent_by(["extension"])
+        .received_by(["client"])
 }

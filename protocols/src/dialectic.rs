@@ -130,6 +130,8 @@ pub struct IpcResponse {
 pub fn protocol() -> Protocol {
     Protocol::new("dialectic")
         .with_code("P3")
+        .with_party("mcp_server", "the Dialectic MCP server, the socket client")
+        .with_party("extension", "the VS Code extension, the socket server")
         .with_title("Dialectic present-review protocol")
         .with_description(
             "Legacy socket protocol: the MCP server sends a present_review request \
@@ -137,5 +139,9 @@ pub fn protocol() -> Protocol {
              {id, success, error?}.",
         )
         .root::<DialecticRequest>()
+        .sent_by(["mcp_server"])
+        .received_by(["extension"])
         .root::<IpcResponse>()
+        .sent_by(["extension"])
+        .received_by(["mcp_server"])
 }

@@ -601,61 +601,81 @@ symgen_wire::envelope! {
     /// The tagged body of an [`IpcMessage`]: one variant per registered `type`.
     pub enum IpcBody (requests = messages) {
         /// The reply to a request; `id` equals the request's id.
+        @sent_by(mcp_server, extension, app) @received_by(mcp_server, extension, app)
         Response(ResponsePayload) = "response" => IsReply,
         /// The extension looks for MCP servers; each answers with a fresh `polo`, not a
         /// `response`.
+        @sent_by(extension) @received_by(mcp_server)
         Marco(Empty) = "marco" => NoReply,
         /// An MCP server announces itself (on start and in answer to `marco`).
+        @sent_by(mcp_server) @received_by(extension)
         Polo(Empty) = "polo" => NoReply,
         /// An MCP server shuts down gracefully.
+        @sent_by(mcp_server) @received_by(extension)
         Goodbye(Empty) = "goodbye" => NoReply,
         /// The extension stores context under a key; each MCP server acks.
+        @sent_by(extension) @received_by(mcp_server)
         StoreReference(StoreReferencePayload) = "store_reference" => Reply<Ack>,
         /// The MCP server asks the routed extension window for its selection.
+        @sent_by(mcp_server) @received_by(extension)
         GetSelection(Empty) = "get_selection" => Reply<GetSelectionResult>,
         /// The MCP server asks the extension to show a walkthrough; the ack may lack
         /// `data` (drift D-S7).
+        @sent_by(mcp_server) @received_by(extension)
         PresentWalkthrough(PresentWalkthroughPayload) = "present_walkthrough" => Reply<Ack>,
         /// A log line for the daemon's history; never rebroadcast.
+        @sent_by(mcp_server, extension, app) @received_by(daemon)
         Log(LogPayload) = "log" => NoReply,
         /// The daemon asks every extension to reload its window.
+        @sent_by(daemon) @received_by(extension)
         ReloadWindow(Empty) = "reload_window" => NoReply,
         /// Look a symbol up by name; an empty array means no match.
+        @sent_by(mcp_server) @received_by(extension)
         ResolveSymbolByName(ResolveSymbolByNamePayload) = "resolve_symbol_by_name" => Reply<Vec<SymbolDef>>,
         /// Find every reference to a symbol.
+        @sent_by(mcp_server) @received_by(extension)
         FindAllReferences(FindAllReferencesPayload) = "find_all_references" => Reply<Vec<FileRange>>,
         /// Deprecated: retired in 37dd9e47. Creates a synthetic pull request and waits
         /// for the reviewer's feedback (drift D-S13).
-        @retired
+        @retired @sent_by(mcp_server) @received_by(extension)
         CreateSyntheticPr(SyntheticPRPayload) = "create_synthetic_pr" => Reply<UserFeedback>,
         /// Deprecated: retired in 37dd9e47. Refreshes a synthetic pull request with a full
         /// snapshot (drift D-S14) and waits for feedback.
-        @retired
+        @retired @sent_by(mcp_server) @received_by(extension)
         UpdateSyntheticPr(SyntheticPRPayload) = "update_synthetic_pr" => Reply<UserFeedback>,
         /// Reviewer feedback; declared for compatibility, no real sender (drift D-S17).
+        @sent_by() @received_by(mcp_server)
         UserFeedback(UserFeedback) = "user_feedback" => Reply<Ack>,
         /// Ask the app to create a taskspace (drift D-S10).
+        @sent_by(mcp_server) @received_by(app)
         SpawnTaskspace(SpawnTaskspacePayload) = "spawn_taskspace" => Reply<SpawnTaskspaceReply>,
         /// Append to a taskspace's activity log; the app acks anyway, requesters ignore it.
+        @sent_by(mcp_server) @received_by(app)
         LogProgress(LogProgressPayload) = "log_progress" => NoReply,
         /// Draw the user's attention to a taskspace; the app acks anyway.
+        @sent_by(mcp_server) @received_by(app)
         SignalUser(SignalUserPayload) = "signal_user" => NoReply,
         /// Legacy, still accepted: set a taskspace's name and description (drift D-S11).
+        @sent_by(mcp_server) @received_by(app)
         UpdateTaskspace(UpdateTaskspacePayload) = "update_taskspace" => Reply<Ack>,
         /// Read or write a taskspace's state (P2).
+        @sent_by(mcp_server, extension) @received_by(app)
         TaskspaceState(TaskspaceStateRequest) = "taskspace_state" => Reply<TaskspaceStateResponse>,
         /// Deprecated: retired in cb092d8c in favour of `taskspace_state` (drift D-S1).
-        @retired
+        @retired @sent_by(extension) @received_by(app)
         GetTaskspaceState(GetTaskspaceStateLegacy) = "get_taskspace_state" => Reply<TaskspaceStateLegacy>,
         /// Ask the app to delete a taskspace; the ack comes only after the user confirms,
         /// possibly past the usual timeout (drift D-S12).
+        @sent_by(mcp_server) @received_by(app)
         DeleteTaskspace(DeleteTaskspacePayload) = "delete_taskspace" => Reply<Ack>,
         /// The app asks the matching extension to register its window (drift D-S4).
+        @sent_by(app) @received_by(extension)
         TaskspaceRollCall(TaskspaceRollCallPayload) = "taskspace_roll_call" => NoReply,
         /// The extension registers its window with the app.
+        @sent_by(extension) @received_by(app)
         RegisterTaskspaceWindow(RegisterTaskspaceWindowPayload) = "register_taskspace_window" => Reply<RegisterTaskspaceWindowReply>,
         /// Deprecated: retired on P1 (drift D-S27); the live definition is P3.
-        @retired
+        @retired @sent_by(mcp_server) @received_by()
         PresentReview(PresentReviewParams) = "present_review" => Reply<Ack>,
     }
 }
@@ -664,6 +684,19 @@ symgen_wire::envelope! {
 pub fn protocol() -> Protocol {
     Protocol::new("symposium")
         .with_code("P1")
+        .with_party(
+            "mcp_server",
+            "the Symposium MCP server (Rust), one per agent",
+        )
+        .with_party(
+            "extension",
+            "the VS Code extension (TypeScript), one per window",
+        )
+        .with_party("app", "the Symposium macOS app (Swift)")
+        .with_party(
+            "daemon",
+            "the bus daemon (`symposium-mcp daemon`), which relays every line",
+        )
         .with_title("Symposium IPC bus")
         .with_description(
             "The daemon message bus between the Symposium MCP server, VS Code \

@@ -75,8 +75,10 @@ symgen_wire::envelope! {
     /// The two P2 messages.
     pub enum TaskspaceStateBody (requests = messages) {
         /// The app's reply; `data` is a `TaskspaceStateResponse` on success.
+        @sent_by(app) @received_by(mcp_server, extension)
         Response(ResponsePayload) = "response" => IsReply,
         /// Read or write a taskspace's state.
+        @sent_by(mcp_server, extension) @received_by(app)
         TaskspaceState(TaskspaceStateRequest) = "taskspace_state" => Reply<TaskspaceStateResponse>,
     }
 }
@@ -85,6 +87,12 @@ symgen_wire::envelope! {
 pub fn protocol() -> Protocol {
     Protocol::new("taskspace-state")
         .with_code("P2")
+        .with_party("mcp_server", "the Symposium MCP server (Rust)")
+        .with_party("extension", "the VS Code extension (TypeScript)")
+        .with_party(
+            "app",
+            "the Symposium macOS app (Swift), which owns taskspace state",
+        )
         .with_title("Symposium TaskspaceState request/response")
         .with_description(
             "Reads and writes a taskspace's user-visible state over the P1 bus \

@@ -97,6 +97,11 @@ symgen_wire::internally_tagged_union! {
 pub fn protocol() -> Protocol {
     Protocol::new("worker-sideband")
         .with_code("P4")
+        .with_party(
+            "server",
+            "the MCP REPL server, which owns the worker process",
+        )
+        .with_party("worker", "the language worker (R or Python)")
         .with_title("Worker sideband protocol (sideband v0)")
         .with_description(
             "JSON lines between an MCP REPL server and its language worker, \
@@ -104,5 +109,9 @@ pub fn protocol() -> Protocol {
              messages are separate roots; `session_end` exists in both.",
         )
         .root::<ServerToWorker>()
+        .sent_by(["server"])
+        .received_by(["worker"])
         .root::<WorkerToServer>()
+        .sent_by(["worker"])
+        .received_by(["server"])
 }

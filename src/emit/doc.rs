@@ -117,6 +117,7 @@ mod tests {
             title: Some("Title".into()),
             description: Some("One\nTwo\u{2028}Three".into()),
             deprecated: true,
+            ..Docs::default()
         };
         let block = DocBlock::new(&docs).note("A note.");
         assert_eq!(

@@ -138,6 +138,8 @@ pub struct ProtocolInfo {
     /// `replyData`: JSON pointer, in a reply message, of the typed reply data
     /// (`/payload/data` on the P1 bus, `/result` for JSON-RPC), when replies carry it.
     pub reply_data: Option<String>,
+    /// `parties`: the programs that send and receive the messages, in declaration order.
+    pub parties: Vec<Party>,
 }
 
 /// Documentation carried over from the schema.
@@ -149,6 +151,36 @@ pub struct Docs {
     pub description: Option<String>,
     /// `deprecated: true`.
     pub deprecated: bool,
+    /// Who sends and who receives the message (`x-symgen-sent-by` /
+    /// `x-symgen-received-by` on a union variant or a root definition), when declared.
+    pub direction: Direction,
+}
+
+/// Who sends and who receives a message type, by party name (see
+/// [`ProtocolInfo::parties`]). `None` means the schema does not say; an empty list says
+/// that no live program sends (or receives) it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Direction {
+    /// `x-symgen-sent-by`.
+    pub sent_by: Option<Vec<String>>,
+    /// `x-symgen-received-by`.
+    pub received_by: Option<Vec<String>>,
+}
+
+impl Direction {
+    /// Whether neither side is declared.
+    pub fn is_unknown(&self) -> bool {
+        self.sent_by.is_none() && self.received_by.is_none()
+    }
+}
+
+/// A program that takes part in a protocol (`x-symgen-protocol.parties`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Party {
+    /// Its name, as message types use it.
+    pub name: String,
+    /// What it is.
+    pub description: String,
 }
 
 /// Where a named type comes from.

@@ -332,3 +332,110 @@ fn json_rpc_response_picks_its_shape_by_what_decodes() {
         assert!(err.contains(field), "{text}: {err}");
     }
 }
+
+mod direction {
+    use symgen::wire::{Empty, NoReply};
+    use symgen::{Protocol, schema};
+
+    symgen::internally_tagged_union! {
+        /// A test union.
+        pub enum Chat (tag = "type", requests = chat) {
+            /// Sent by the client.
+            @sent_by(client) @received_by(server)
+            Hello(Empty) = "hello" => NoReply,
+            /// Retired; nobody sends it.
+            @retired @sent_by() @received_by(server, client)
+            Old(Empty) = "old" => NoReply,
+            /// Undeclared direction.
+            Other(Empty) = "other" => NoReply,
+        }
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+    struct Receipt {
+        id: String,
+    }
+
+    fn chat() -> Protocol {
+        Protocol::new("chat")
+            .with_party("client", "the client")
+            .with_party("server", "the server")
+            .root::<Chat>()
+            .root::<Receipt>()
+            .sent_by(["server"])
+            .received_by(["client"])
+    }
+
+    #[test]
+    fn variants_and_roots_carry_who_sends_and_receives_them() {
+        let variants = <Chat as symgen::wire::UnionInfo>::variants();
+        assert_eq!(variants[0].sent_by, Some(&["client"][..]));
+        assert_eq!(variants[0].received_by, Some(&["server"][..]));
+        assert!(variants[1].retired);
+        assert_eq!(variants[1].sent_by, Some(&[][..]));
+        assert_eq!(variants[1].received_by, Some(&["server", "client"][..]));
+        assert_eq!((variants[2].sent_by, variants[2].received_by), (None, None));
+
+        let document = schema::document(&chat()).unwrap();
+        let hello = &document["$defs"]["Chat"]["oneOf"][0];
+        assert_eq!(hello["x-symgen-sent-by"], serde_json::json!(["client"]));
+        assert_eq!(hello["x-symgen-received-by"], serde_json::json!(["server"]));
+        assert!(
+            document["$defs"]["Chat"]["oneOf"][2]
+                .get("x-symgen-sent-by")
+                .is_none()
+        );
+        assert_eq!(
+            document["$defs"]["Receipt"]["x-symgen-sent-by"],
+            serde_json::json!(["server"])
+        );
+        assert_eq!(
+            document["x-symgen-protocol"]["parties"]["client"],
+            "the client"
+        );
+
+        // The model reads it back.
+        let model = symgen::model::from_value("chat.schema.json", &document).unwrap();
+        let info = model.protocol.as_ref().unwrap();
+        assert_eq!(info.parties.len(), 2);
+        let symgen::model::TypeKind::Union(union) = &model.get("Chat").unwrap().kind else {
+            panic!("Chat is a union");
+        };
+        assert_eq!(
+            union.variants[0].docs.direction.sent_by,
+            Some(vec!["client".to_owned()])
+        );
+        assert_eq!(
+            model.get("Receipt").unwrap().docs.direction.received_by,
+            Some(vec!["client".to_owned()])
+        );
+    }
+
+    #[test]
+    fn an_undeclared_party_is_a_located_error() {
+        let err = schema::document(&Protocol::new("chat").root::<Chat>()).unwrap_err();
+        assert_eq!(err.pointer, "/$defs/Chat/oneOf/0/x-symgen-sent-by/0");
+        assert!(
+            err.message.contains("declares no parties"),
+            "{}",
+            err.message
+        );
+        let err = schema::document(&chat().with_party("Bad Name", "x")).unwrap_err();
+        assert!(err.message.contains("lowercase"), "{}", err.message);
+        let err = schema::document(&Protocol::new("chat").sent_by(["a"])).unwrap_err();
+        assert!(err.message.contains("after `root`"), "{}", err.message);
+
+        // A hand-written schema gets the same check when it is read.
+        let mut document = schema::document(&chat()).unwrap();
+        document["$defs"]["Receipt"]["x-symgen-sent-by"] = serde_json::json!(["nobody"]);
+        let err = symgen::model::from_value("chat.schema.json", &document).unwrap_err();
+        assert_eq!(err.pointer, "/$defs/Receipt/x-symgen-sent-by/0");
+        document["$defs"]["Receipt"]["x-symgen-sent-by"] = serde_json::json!("server");
+        let err = symgen::model::from_value("chat.schema.json", &document).unwrap_err();
+        assert!(
+            err.message.contains("list of party names"),
+            "{}",
+            err.message
+        );
+    }
+}

@@ -50,7 +50,7 @@ macro_rules! envelope {
         $uvis:vis enum $body_decl:ident (requests = $markers:ident) {
             $(
                 $(#[doc = $vdoc:expr])*
-                $(@$flag:ident)?
+                $(@$flag:ident $(( $($party:ident),* $(,)? ))?)*
                 $variant:ident ( $payload:ty ) = $vtag:literal $(| $valias:literal)* => $reply:ty,
             )*
         }
@@ -71,7 +71,7 @@ macro_rules! envelope {
             $uvis enum $body_decl (requests = $markers, content = $content_key) {
                 $(
                     $(#[doc = $vdoc])*
-                    $(@$flag)?
+                    $(@$flag $(( $($party),* ))?)*
                     $variant ( $payload ) = $vtag $(| $valias)* => $reply,
                 )*
             }
@@ -265,7 +265,7 @@ macro_rules! __tagged_body {
         $uvis:vis enum $body:ident (requests = $markers:ident, content = $content_key:literal) {
             $(
                 $(#[doc = $vdoc:expr])*
-                $(@$flag:ident)?
+                $(@$flag:ident $(( $($party:ident),* $(,)? ))?)*
                 $variant:ident ( $payload:ty ) = $vtag:literal $(| $valias:literal)* => $reply:ty,
             )*
         }
@@ -286,7 +286,7 @@ macro_rules! __tagged_body {
             $uvis $body (requests = $markers) {
                 $(
                     $(#[doc = $vdoc])*
-                    $(@$flag)?
+                    $(@$flag $(( $($party),* ))?)*
                     $variant ( $payload ) = $vtag $(| $valias)* => $reply,
                 )*
             }

@@ -29,7 +29,7 @@ macro_rules! internally_tagged_union {
         $uvis:vis enum $name:ident (tag = $tag_key:literal, requests = $markers:ident) {
             $(
                 $(#[doc = $vdoc:expr])*
-                $(@$flag:ident)?
+                $(@$flag:ident $(( $($party:ident),* $(,)? ))?)*
                 $variant:ident ( $payload:ty ) = $vtag:literal $(| $valias:literal)* => $reply:ty,
             )*
         }
@@ -50,7 +50,7 @@ macro_rules! internally_tagged_union {
             $uvis $name (requests = $markers) {
                 $(
                     $(#[doc = $vdoc])*
-                    $(@$flag)?
+                    $(@$flag $(( $($party),* ))?)*
                     $variant ( $payload ) = $vtag $(| $valias)* => $reply,
                 )*
             }

@@ -37,7 +37,7 @@ mod trace;
 mod union;
 
 pub use meta::{ReplyKind, ReplySpec, Request, UnionInfo, VariantInfo};
-pub use protocol::{Accepted, DecodeError, Protocol, Root, RoundTrip, decode_error};
+pub use protocol::{Accepted, DecodeError, Party, Protocol, Root, RoundTrip, decode_error};
 pub use raw::RawJson;
 pub use strict::{Strict, from_str};
 pub use support::{

@@ -52,6 +52,11 @@ pub struct VariantInfo {
     pub doc: &'static str,
     /// Whether the message is retired (kept for decoding only).
     pub retired: bool,
+    /// The parties that send this message (`@sent_by(...)`), when declared. The names
+    /// are the protocol's parties ([`crate::Protocol::with_party`]).
+    pub sent_by: Option<&'static [&'static str]>,
+    /// The parties that receive this message (`@received_by(...)`), when declared.
+    pub received_by: Option<&'static [&'static str]>,
     /// `None` for a unit variant (no payload at all).
     pub payload: Option<fn(&mut SchemaGenerator) -> Schema>,
     /// Whether the payload type deserializes from `{}` (then it may be absent or null).

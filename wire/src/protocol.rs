@@ -54,6 +54,8 @@ pub struct Root {
     decode_error: fn(&str) -> Option<DecodeError>,
     variants: fn() -> &'static [VariantInfo],
     pub(crate) trace: fn(&mut crate::trace::Tracer),
+    sent_by: Option<Vec<String>>,
+    received_by: Option<Vec<String>>,
 }
 
 /// How a plain type (no open union) reports an accepted message.
@@ -185,6 +187,8 @@ impl Root {
                 decode_error: decode_error::<T>,
                 variants: no_variants,
                 trace,
+                sent_by: None,
+                received_by: None,
             },
         }
     }
@@ -203,6 +207,8 @@ impl Root {
             decode_error: table.decode_error,
             variants: table.variants,
             trace,
+            sent_by: None,
+            received_by: None,
         }
     }
 
@@ -214,6 +220,18 @@ impl Root {
     /// The type's name, without copying it when it is static (every non-generic type).
     pub fn shared_name(&self) -> Cow<'static, str> {
         self.name.clone()
+    }
+
+    /// The parties that send messages of this type, when declared
+    /// ([`Protocol::sent_by`]). A variant's own `@sent_by(...)` takes precedence.
+    pub fn sent_by(&self) -> Option<&[String]> {
+        self.sent_by.as_deref()
+    }
+
+    /// The parties that receive messages of this type, when declared
+    /// ([`Protocol::received_by`]).
+    pub fn received_by(&self) -> Option<&[String]> {
+        self.received_by.as_deref()
     }
 
     /// The known variants when this root is a tagged union (empty otherwise).
@@ -285,6 +303,18 @@ pub struct Protocol {
     description: Option<String>,
     roots: Vec<Root>,
     reply_data: Option<String>,
+    parties: Vec<Party>,
+    misuse: Option<String>,
+}
+
+/// A program that takes part in a protocol (e.g. `extension`, `app`): the names that
+/// `@sent_by(...)` / `@received_by(...)` and [`Protocol::sent_by`] use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Party {
+    /// The name: lowercase letters, digits and `_`, e.g. `mcp_server`.
+    pub name: String,
+    /// What it is, in a phrase (e.g. "the VS Code extension (TypeScript)").
+    pub description: String,
 }
 
 impl Protocol {
@@ -298,6 +328,8 @@ impl Protocol {
             description: None,
             roots: Vec::new(),
             reply_data: None,
+            parties: Vec::new(),
+            misuse: None,
         }
     }
 
@@ -325,6 +357,57 @@ impl Protocol {
     pub fn with_reply_data(mut self, pointer: impl Into<String>) -> Self {
         self.reply_data = Some(pointer.into());
         self
+    }
+
+    /// Declares a party of the protocol: a program that sends or receives its messages.
+    /// Declare each party once; message types name them in `@sent_by(...)` /
+    /// `@received_by(...)` (union variants) or with [`Protocol::sent_by`] (roots).
+    pub fn with_party(mut self, name: impl Into<String>, description: impl Into<String>) -> Self {
+        self.parties.push(Party {
+            name: name.into(),
+            description: description.into(),
+        });
+        self
+    }
+
+    /// Says which parties send the root type added last (every variant of it, unless a
+    /// variant declares its own `@sent_by(...)`). An empty list means no live program
+    /// sends it.
+    pub fn sent_by<I, S>(mut self, parties: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let parties = parties.into_iter().map(Into::into).collect();
+        match self.roots.last_mut() {
+            Some(root) => root.sent_by = Some(parties),
+            None => self.misuse = Some("`sent_by` names no root: call it after `root`".into()),
+        }
+        self
+    }
+
+    /// Says which parties receive the root type added last (see [`Protocol::sent_by`]).
+    pub fn received_by<I, S>(mut self, parties: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let parties = parties.into_iter().map(Into::into).collect();
+        match self.roots.last_mut() {
+            Some(root) => root.received_by = Some(parties),
+            None => self.misuse = Some("`received_by` names no root: call it after `root`".into()),
+        }
+        self
+    }
+
+    /// The declared parties, in declaration order.
+    pub fn parties(&self) -> &[Party] {
+        &self.parties
+    }
+
+    /// A misuse of the builder that the schema reports (e.g. `sent_by` before any root).
+    pub(crate) fn misuse(&self) -> Option<&str> {
+        self.misuse.as_deref()
     }
 
     /// Adds a root message type: any `Serialize + Deserialize + JsonSchema` type, or an

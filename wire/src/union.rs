@@ -10,7 +10,7 @@ macro_rules! __union_metadata {
         $uvis:vis $name:ident (requests = $markers:ident) {
             $(
                 $(#[doc = $vdoc:expr])*
-                $(@$flag:ident)?
+                $(@$flag:ident $(( $($party:ident),* $(,)? ))?)*
                 $variant:ident ( $payload:ty ) = $vtag:literal $(| $valias:literal)* => $reply:ty,
             )*
         }
@@ -42,7 +42,9 @@ macro_rules! __union_metadata {
                             tag: $vtag,
                             aliases: &[$($valias),*],
                             doc: concat!($($vdoc, "\n",)*),
-                            retired: $crate::__is_retired!($($flag)?),
+                            retired: $crate::__variant_flags!(retired; $(@$flag $(($($party),*))?)*),
+                            sent_by: $crate::__variant_flags!(sent_by; $(@$flag $(($($party),*))?)*),
+                            received_by: $crate::__variant_flags!(received_by; $(@$flag $(($($party),*))?)*),
                             payload: Some($crate::__private::schema_of::<$payload>),
                             payload_accepts_empty: $crate::__private::accepts_empty::<$payload>,
                             reply: $crate::__private::reply_of::<$reply>,
@@ -56,14 +58,42 @@ macro_rules! __union_metadata {
     };
 }
 
-/// `@retired` marks a retired message; anything else is a macro usage error.
+/// The flags before a variant: `@retired`, `@sent_by(party, ...)` and
+/// `@received_by(party, ...)`, in any order; `__variant_flags!(retired; flags)` is
+/// whether `@retired` is there, `__variant_flags!(sent_by; flags)` the parties as
+/// `Some(&["party", ...])` (`None` when not declared). Any other flag is a usage error.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __is_retired {
-    () => {
+macro_rules! __variant_flags {
+    (retired;) => {
         false
     };
-    (retired) => {
+    (retired; @retired $($rest:tt)*) => {
         true
+    };
+    ($query:ident;) => {
+        ::core::option::Option::None
+    };
+    (sent_by; @sent_by ($($party:ident),*) $($rest:tt)*) => {
+        ::core::option::Option::Some(&[$(stringify!($party)),*])
+    };
+    (received_by; @received_by ($($party:ident),*) $($rest:tt)*) => {
+        ::core::option::Option::Some(&[$(stringify!($party)),*])
+    };
+    ($query:ident; @retired $($rest:tt)*) => {
+        $crate::__variant_flags!($query; $($rest)*)
+    };
+    ($query:ident; @sent_by ($($party:ident),*) $($rest:tt)*) => {
+        $crate::__variant_flags!($query; $($rest)*)
+    };
+    ($query:ident; @received_by ($($party:ident),*) $($rest:tt)*) => {
+        $crate::__variant_flags!($query; $($rest)*)
+    };
+    ($query:ident; @$other:ident $($rest:tt)*) => {
+        ::core::compile_error!(::core::concat!(
+            "unknown variant flag `@",
+            ::core::stringify!($other),
+            "`: expected `@retired`, `@sent_by(party, ...)` or `@received_by(party, ...)`"
+        ))
     };
 }

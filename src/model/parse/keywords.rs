@@ -86,7 +86,20 @@ pub(super) fn docs_of(schema: &Map<String, Value>, keep_title: bool) -> Docs {
         title: if keep_title { text("title") } else { None },
         description: text("description"),
         deprecated: schema.get("deprecated") == Some(&Value::Bool(true)),
+        direction: Direction {
+            sent_by: party_list(schema.get("x-symgen-sent-by")),
+            received_by: party_list(schema.get("x-symgen-received-by")),
+        },
     }
+}
+
+/// A list of party names (the shape is checked by `directions::check`).
+fn party_list(value: Option<&Value>) -> Option<Vec<String>> {
+    let items = value?.as_array()?;
+    items
+        .iter()
+        .map(|v| v.as_str().map(str::to_owned))
+        .collect()
 }
 
 pub(super) fn is_extension(key: &str) -> bool {

@@ -9,15 +9,16 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{
-    Additional, Constraint, Docs, Enum, EnumValue, Error, Field, IntType, IntWidth, Literal, Model,
-    NamedType, NumberType, Origin, Payload, ProtocolInfo, Record, Reply, StringType, Tagging,
-    TypeExpr, TypeKind, Union, UnknownVariant, Variant, Warning,
+    Additional, Constraint, Direction, Docs, Enum, EnumValue, Error, Field, IntType, IntWidth,
+    Literal, Model, NamedType, NumberType, Origin, Payload, ProtocolInfo, Record, Reply,
+    StringType, Tagging, TypeExpr, TypeKind, Union, UnknownVariant, Variant, Warning,
 };
 
 type Result<T> = std::result::Result<T, Error>;
 
 mod constraints;
 mod cycles;
+mod directions;
 mod drafts;
 mod keywords;
 mod objects;
@@ -54,6 +55,7 @@ pub(super) fn build(
     };
     let draft = drafts::draft_of(file, root)?;
     drafts::meta_validate(file, document, draft)?;
+    directions::check(file, document)?;
     let normalized = drafts::normalize(document, draft);
     let resources = Resources::load(file, path, normalized, sources)?;
     let mut parser = Parser::new(file, &resources)?;
@@ -364,6 +366,7 @@ impl<'a> Parser<'a> {
                 id,
                 code: text("code"),
                 reply_data: text("replyData"),
+                parties: directions::parties(info),
             })),
             None => Err(self.err(
                 "/x-symgen-protocol",

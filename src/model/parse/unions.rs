@@ -276,6 +276,8 @@ impl Parser<'_> {
             "deprecated",
             "x-symgen-reply",
             "x-symgen-is-reply",
+            "x-symgen-sent-by",
+            "x-symgen-received-by",
         ] {
             rest.shift_remove(key);
         }
@@ -339,6 +341,8 @@ impl Parser<'_> {
                 "deprecated",
                 "x-symgen-reply",
                 "x-symgen-is-reply",
+                "x-symgen-sent-by",
+                "x-symgen-received-by",
             ] {
                 o.shift_remove(key);
             }

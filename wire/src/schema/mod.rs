@@ -11,6 +11,7 @@
 //! * [`add_constraint`] and [`at_least_one_of`] let a type add a rule it checks in code
 //!   (`#[schemars(transform = ...)]`).
 
+mod direction;
 pub(crate) mod parts;
 mod serde_gaps;
 mod shared;
@@ -77,6 +78,7 @@ pub fn document(protocol: &Protocol) -> Result<Value, Error> {
         pointer,
         message,
     })?;
+    direction::annotate_roots(protocol, &mut defs);
     let mut defs: Vec<(String, Value)> = defs.into_iter().collect();
     defs.sort_by(|a, b| a.0.cmp(&b.0));
 
@@ -115,8 +117,20 @@ pub fn document(protocol: &Protocol) -> Result<Value, Error> {
     if let Some(pointer) = protocol.reply_data() {
         header.insert("replyData".into(), pointer.into());
     }
+    if !protocol.parties().is_empty() {
+        let parties = protocol
+            .parties()
+            .iter()
+            .map(|p| (p.name.clone(), Value::from(p.description.as_str())));
+        header.insert("parties".into(), Value::Object(Map::from_iter(parties)));
+    }
     document.insert("x-symgen-protocol".into(), Value::Object(header));
     let mut document = Value::Object(document);
+    direction::check(protocol, &document).map_err(|(pointer, message)| Error {
+        file: protocol.file_name(),
+        pointer,
+        message,
+    })?;
     transforms::tighten(&mut document);
     transforms::refuse_inexact(&document).map_err(|(pointer, message)| Error {
         file: protocol.file_name(),

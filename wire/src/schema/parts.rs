@@ -101,6 +101,12 @@ fn annotate_variant(
     if variant.retired {
         object.insert("deprecated".into(), Value::Bool(true));
     }
+    if let Some(parties) = variant.sent_by {
+        object.insert("x-symgen-sent-by".into(), json!(parties));
+    }
+    if let Some(parties) = variant.received_by {
+        object.insert("x-symgen-received-by".into(), json!(parties));
+    }
     match (variant.reply)(generator) {
         ReplyKind::IsReply => {
             object.insert("x-symgen-is-reply".into(), Value::Bool(true));

@@ -65,6 +65,23 @@ enum Command {
     /// Validate messages (JSON lines or one document) against a protocol or a schema.
     /// Exit 0: all valid; 1: any invalid; 2: usage or I/O error.
     Validate(crate::validate::command::ValidateArgs),
+    /// Compare the schemas with an earlier version (a git revision or a directory) and
+    /// classify every change: wire-breaking, source-breaking or compatible, by who sends
+    /// and who receives each message. Exit 1 on a change at or above --fail-on.
+    Breaking(crate::breaking::command::BreakingArgs),
+    /// Write the Markdown message reference (an mdBook source: SUMMARY.md and one page
+    /// per schema): per message type its purpose, who sends and receives it, a payload
+    /// table, the reply and examples from the conformance vectors.
+    Docs {
+        /// A schema file, or a directory whose `*.json` files are read (repeatable).
+        /// Default: the registered protocols, else the project's schema directory.
+        #[arg(long = "schema", value_name = "FILE|DIR")]
+        schemas: Vec<PathBuf>,
+        /// Output directory (must exist). Default: the project's docs directory
+        /// (`[docs]` in symgen.toml, else generated/docs).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// The options every language subcommand takes.
@@ -186,6 +203,8 @@ impl Cli {
         let needs_types = match &parsed.command {
             Command::Schema { .. } | Command::Generate | Command::Check => true,
             Command::Validate(args) => args.protocol.is_some(),
+            Command::Breaking(args) => args.schemas.is_empty(),
+            Command::Docs { schemas, .. } => schemas.is_empty(),
         };
         if needs_types
             && self.protocols.is_empty()
@@ -201,6 +220,12 @@ impl Cli {
             Command::Validate(args) => {
                 crate::validate::command::run(args, &self.protocols, project.as_ref())
             }
+            Command::Breaking(args) => {
+                crate::breaking::command::run(args, project.as_ref(), |project| {
+                    self.project_schema_texts(project)
+                })
+            }
+            Command::Docs { schemas, out } => self.docs(schemas, out, project.as_ref()),
         }
     }
 
@@ -262,6 +287,12 @@ impl Cli {
     /// protocols' schemas in memory (so generated code follows the Rust types even when
     /// the schema files are stale), else the project's schema files.
     fn project_modules(&self, project: &Project) -> Result<Vec<Module>> {
+        emit::modules_from_texts(&self.project_schema_texts(project)?)
+    }
+
+    /// The project's schemas as `(path in the project, text)`: the registered protocols'
+    /// schemas in memory, else the files of the schema directory.
+    fn project_schema_texts(&self, project: &Project) -> Result<Vec<(String, String)>> {
         if self.protocols.is_empty() {
             let dir = project.path(&project.schema_dir);
             let mut files = emit::schema_files(std::slice::from_ref(&dir))?;
@@ -273,14 +304,13 @@ impl Cli {
                     .join(file.file_name().unwrap_or_default());
                 texts.push((shown.display().to_string(), check::read_text(file)?));
             }
-            emit::modules_from_texts(&texts)
+            Ok(texts)
         } else {
-            let texts: Vec<(String, String)> = self
+            Ok(self
                 .schemas()?
                 .into_iter()
                 .map(|(name, text)| (project.schema_dir.join(name).display().to_string(), text))
-                .collect();
-            emit::modules_from_texts(&texts)
+                .collect())
         }
     }
 
@@ -301,7 +331,58 @@ impl Cli {
             )?);
         }
         sets.extend(self.outputs_of(project, modules)?);
+        if let Some(dir) = &project.docs_dir {
+            sets.push(docs_set(project, modules, project.path(dir), dir.clone())?);
+        }
         Ok(sets)
+    }
+
+    fn docs(
+        &self,
+        schemas: Vec<PathBuf>,
+        out: Option<PathBuf>,
+        project: Option<&Project>,
+    ) -> Result<ExitCode> {
+        let modules = if !schemas.is_empty() {
+            emit::load_modules(&emit::schema_files(&schemas)?)?
+        } else if let Some(project) = project {
+            self.project_modules(project)?
+        } else if !self.protocols.is_empty() {
+            emit::modules_from_texts(&self.schemas()?)?
+        } else {
+            return Err(no_project("docs", "give --schema FILE|DIR"));
+        };
+        let (dir, display, owned) = match (out, project) {
+            (Some(dir), _) => {
+                existing_dir(&dir)?;
+                (dir.clone(), dir, false)
+            }
+            (None, Some(project)) => {
+                let relative = project
+                    .docs_dir
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from(crate::docs::DEFAULT_DIR));
+                (project.path(&relative), relative, true)
+            }
+            (None, None) => return Err(no_project("docs", "give --out DIR")),
+        };
+        let set = match project {
+            Some(project) if schemas.is_empty() => docs_set(project, &modules, dir, display)?,
+            _ => OutputSet {
+                label: "docs".into(),
+                dir,
+                display,
+                files: crate::docs::render(&modules, None)?,
+                ignore: Vec::new(),
+            },
+        };
+        let changed = write_set(&set, owned)?;
+        eprintln!(
+            "symgen docs: {} file(s) changed in {}",
+            changed.len(),
+            crate::files::shown(&set.display)
+        );
+        Ok(ExitCode::SUCCESS)
     }
 
     /// One output set per language of the project, from `modules`.
@@ -433,6 +514,23 @@ fn report_warnings(modules: &[Module], deny: bool) -> Result<()> {
         return Err(Error::Warnings { count });
     }
     Ok(())
+}
+
+/// The message reference of a project's schemas, with examples from its vectors.
+fn docs_set(
+    project: &Project,
+    modules: &[Module],
+    dir: PathBuf,
+    display: PathBuf,
+) -> Result<OutputSet> {
+    let vectors = project.vectors_dir.as_ref().map(|v| project.path(v));
+    Ok(OutputSet {
+        label: "docs".into(),
+        dir,
+        display,
+        files: crate::docs::render(modules, vectors.as_deref())?,
+        ignore: Vec::new(),
+    })
 }
 
 /// One language's output set.

@@ -12,7 +12,8 @@
 //! 4. [`check`]: every output regenerated in memory and compared with the disk (CI's
 //!    drift check); [`project`]: the `symgen.toml` that says where outputs go and what
 //!    they are called;
-//! 5. [`validate`]: a runtime validator for single messages, JSON lines and JSON-RPC.
+//! 5. [`validate`]: a runtime validator for single messages, JSON lines and JSON-RPC;
+//! 6. [`breaking`]: what a schema change does to deployed peers, against a git revision.
 //!
 //! [`Cli`] puts it all behind one command line: a team's own binary is
 //!
@@ -27,8 +28,10 @@
 
 #![warn(missing_docs)]
 
+pub mod breaking;
 pub mod check;
 pub mod cli;
+pub mod docs;
 pub mod emit;
 pub mod error;
 pub mod files;

@@ -21,6 +21,10 @@
 //! dir = "tests/vectors"           # conformance vectors; without this table no vector
 //!                                 # test is emitted
 //!
+//! [docs]
+//! dir = "generated/docs"          # the Markdown message reference (`symgen docs`);
+//!                                 # without this table generate/check skip it
+//!
 //! [typescript]                    # one table per language: `dir` plus its options
 //! dir = "generated/typescript"    # (default: generated/<language>)
 //! package = "chat-protocol"
@@ -89,6 +93,9 @@ pub struct Project {
     pub vectors_dir: Option<PathBuf>,
     /// The languages to emit, in registry order.
     pub languages: Vec<Language>,
+    /// Where the Markdown message reference goes, relative to the root, when the project
+    /// has a `[docs]` table (then `generate` writes it and `check` compares it).
+    pub docs_dir: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -170,6 +177,10 @@ impl Project {
         let vectors_dir =
             dir_of(&mut table, "vectors", Some("tests/vectors"))?.filter(|_| has_vectors);
 
+        let has_docs = table.contains_key("docs");
+        let docs_dir =
+            dir_of(&mut table, "docs", Some(crate::docs::DEFAULT_DIR))?.filter(|_| has_docs);
+
         let names: Vec<String> = match table.remove("languages") {
             None => emit::backends()
                 .iter()
@@ -237,7 +248,7 @@ impl Project {
                 String::new()
             } else {
                 format!(
-                    "; the keys are command, languages, schema, vectors and one table per language ({})",
+                    "; the keys are command, languages, schema, vectors, docs and one table per language ({})",
                     known()
                 )
             };
@@ -245,6 +256,7 @@ impl Project {
         }
         for dir in std::iter::once(&schema_dir)
             .chain(vectors_dir.iter())
+            .chain(docs_dir.iter())
             .chain(languages.iter().map(|l| &l.dir))
         {
             check_relative(dir).map_err(|message| error(None, message))?;
@@ -256,6 +268,7 @@ impl Project {
             schema_dir,
             vectors_dir,
             languages,
+            docs_dir,
         })
     }
 

@@ -45,7 +45,7 @@ mod compiled;
 mod discriminator;
 mod explain;
 mod faults;
-mod locate;
+pub(crate) mod locate;
 mod output;
 mod report;
 mod retrieve;

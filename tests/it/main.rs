@@ -8,6 +8,8 @@
 mod support;
 
 mod bench_inputs;
+mod breaking;
+mod docs;
 mod emit_snapshots;
 mod injection;
 mod json_schema_test_suite;

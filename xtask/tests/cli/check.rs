@@ -223,3 +223,34 @@ fn check_does_not_hang_on_a_fifo_in_an_output_directory() {
         cli::stderr(&out)
     );
 }
+
+#[test]
+fn check_fails_when_the_message_reference_is_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("symgen.toml"),
+        "languages = []\n[docs]\ndir = \"reference\"\n",
+    )
+    .unwrap();
+    let out = cli::run(dir.path(), &["generate"]);
+    assert!(out.status.success(), "{}", cli::stderr(&out));
+    let page = dir.path().join("reference/symposium.md");
+    let original = std::fs::read_to_string(&page).unwrap();
+    assert!(original.contains("### `marco`"), "{original}");
+    let out = cli::run(dir.path(), &["check"]);
+    assert!(out.status.success(), "{}", cli::stdout(&out));
+
+    // The page as it was before a doc comment changed in protocols/src/.
+    let edited = original.replacen("Who sent the message.", "Who sent this message.", 1);
+    assert_ne!(original, edited, "the doc text to edit was not found");
+    std::fs::write(&page, edited).unwrap();
+    let out = cli::run(dir.path(), &["check"]);
+    let stdout = cli::stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("stale: reference/symposium.md"), "{stdout}");
+
+    // `docs` alone refreshes it.
+    let out = cli::run(dir.path(), &["docs"]);
+    assert!(out.status.success(), "{}", cli::stderr(&out));
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), original);
+}

@@ -4,8 +4,9 @@
 # crate calling symgen::Cli, symgen.toml with its own package names, vectors, an app)
 # is copied to a scratch directory with symgen as a path dependency, then:
 #   generate → check is clean; an edit → check fails naming the file and `generate`;
-#   `check | head -1` exits cleanly; the plain `symgen` binary delegates to the
-#   project's command; validate gives each vector its verdict; the TypeScript package
+#   `check | head -1` exits cleanly; the message reference names who sends what;
+#   `breaking --against HEAD` catches a new required field; the plain `symgen` binary
+#   delegates to the project's command; validate gives each vector its verdict; the TypeScript package
 #   passes tsc strict + prettier and the vector type checks; the Swift package builds
 #   with zero warnings, is swift-format clean and round-trips the vectors; the app
 #   builds against it as a path dependency and runs; the Python package is ruff and
@@ -68,6 +69,33 @@ grep -q 'run `cargo run -p chat-cli -- generate`' "$work/err" || fail "check's h
 [ "$(cat "$work/pipe")" = 1 ] || fail "check | head -1 exited $(cat "$work/pipe")"
 cp "$work/lib.rs" "$project/protocol/src/lib.rs"
 cli check 2>/dev/null || fail "check after reverting the edit is not clean"
+pass
+
+# 3b. Who sends what: the message reference lists every message type with its parties
+#     and an example; a new required field on `Post` (sent by clients, and by the
+#     server inside history replies) is wire-breaking
+#     against the last commit (read with git), in every output format.
+docs=$project/generated/docs/chat.md
+for heading in '### `post`' '### `get_history`' '### `reply`' '## `Presence`' '## `Receipt`'; do
+  grep -qxF "$heading" "$docs" || fail "the reference has no section $heading"
+done
+grep -qF -- '- **Sent by:** `client`' "$docs" || fail "the reference does not say who sends post"
+grep -qF '```json' "$docs" || fail "the reference has no example from the vectors"
+git -C "$project" add -A
+git -C "$project" -c user.name=team -c user.email=team@example.invalid commit -qm base
+cli breaking --against HEAD >"$work/out" 2>/dev/null || fail "breaking found a change in an unchanged tree: $(cat "$work/out")"
+sed -i 's|^    pub text: String,$|    pub text: String,\n    /// Whether it is pinned.\n    pub pinned: bool,|' "$project/protocol/src/lib.rs"
+set +e
+cli breaking --against HEAD >"$work/out" 2>"$work/err"
+code=$?
+cli breaking --against HEAD --format github >"$work/gh" 2>/dev/null
+set -e
+[ "$code" -eq 1 ] || fail "breaking exited $code on a wire-breaking change: $(cat "$work/out" "$work/err")"
+grep -q '^schema/chat.schema.json:/$defs/Post/properties/pinned: required-field-added \[wire\]: .*old senders omit it: client, server$' "$work/out" ||
+  fail "breaking's report: $(cat "$work/out")"
+grep -q '^::error file=schema/chat.schema.json,line=[0-9]*,title=required-field-added (wire)::' "$work/gh" ||
+  fail "breaking's annotations: $(cat "$work/gh")"
+git -C "$project" checkout -q protocol/src/lib.rs
 pass
 
 # 4. validate (Rust's verdict) on the vectors: every valid one valid, every invalid one
@@ -168,5 +196,5 @@ grep -q '^15 passed' "$work/pytest.log" ||
   [ "$("$py_bin/python" main.py)" = "app ok" ]) || fail "the Python worker failed"
 pass
 
-echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, drift named with its fix, the plain binary delegating, validate verdicts on its vectors, TypeScript strict + vectors (types and run-time decoders), Swift build/lint/vectors and an app depending on it by path, Python ruff/mypy/vectors and a worker using the pip-installed package" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, drift named with its fix, the plain binary delegating, its message reference and a wire-breaking change caught against its last commit, validate verdicts on its vectors, TypeScript strict + vectors (types and run-time decoders), Swift build/lint/vectors and an app depending on it by path, Python ruff/mypy/vectors and a worker using the pip-installed package" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
 echo "$checks 0" >>"${SYMGEN_COUNTS:-/dev/null}"

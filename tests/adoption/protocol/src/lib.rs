@@ -94,10 +94,13 @@ symgen_wire::envelope! {
     /// The kinds of chat messages.
     pub enum ChatBody (requests = requests) {
         /// A new post.
+        @sent_by(client) @received_by(server)
         Post(Post) = "post" => NoReply,
         /// Asks for the history.
+        @sent_by(client) @received_by(server)
         GetHistory(Empty) = "get_history" => Reply<History>,
         /// Answers a request.
+        @sent_by(server) @received_by(client)
         Reply(ReplyBody) = "reply" => IsReply,
     }
 }
@@ -136,7 +139,13 @@ pub fn protocol() -> Protocol {
         .with_title("Chat protocol")
         .with_description("Messages between a chat client and its server.")
         .with_reply_data("/body/data")
+        .with_party("client", "the chat app (TypeScript, Swift or Python)")
+        .with_party("server", "the chat server (Rust)")
         .root::<ChatMessage>()
         .root::<Presence>()
+        .sent_by(["server"])
+        .received_by(["client"])
         .root::<Receipt>()
+        .sent_by(["server"])
+        .received_by(["client"])
 }

@@ -3,7 +3,9 @@
 //! holds `@@` (no template writes it; the seeds in fuzz/seeds/generate/ carry it next to
 //! comment and string terminators) must never show up outside a comment or a string
 //! literal, and every comment and string a file opens must end
-//! (tests/it/support/code_tokens.rs, shared with the property test).
+//! (tests/it/support/code_tokens.rs, shared with the property test). The message
+//! reference renders too, and `symgen breaking` finds no change between a schema and
+//! itself.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -23,5 +25,12 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Err(why) = code_tokens::render_and_check(&modules) {
         panic!("{why}");
+    }
+    if let Err(why) = symgen::docs::render(&modules, None) {
+        panic!("the message reference failed: {why}");
+    }
+    match symgen::breaking::compare(&texts, &texts) {
+        Ok(changes) => assert!(changes.is_empty(), "a schema differs from itself: {changes:?}"),
+        Err(why) => panic!("breaking failed on a schema that parses: {why}"),
     }
 });

@@ -367,3 +367,57 @@ fn the_catalog_drifts_get_the_verdicts_docs_breaking_lists() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Every schema this repository has that symgen reads: the protocols, the fixtures and
+/// the real-world corpus (schemas symgen did not write).
+fn readable_schemas() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in [
+        "schema",
+        "tests/fixtures/schemas",
+        "tests/fixtures/real/schemas",
+    ] {
+        for file in symgen::emit::schema_files(&[root.join(dir)]).unwrap() {
+            let label = file.strip_prefix(root).unwrap().display().to_string();
+            let text = std::fs::read_to_string(&file).unwrap();
+            if symgen::emit::modules_from_texts(&[(label.clone(), text.clone())]).is_ok() {
+                out.push((label, text));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_schema_symgen_did_not_write_compared_with_itself_has_no_change() {
+    let schemas = readable_schemas();
+    assert!(schemas.len() > 60, "only {} schemas read", schemas.len());
+    for schema in &schemas {
+        let one = std::slice::from_ref(schema);
+        let changes = breaking::compare(one, one).unwrap();
+        assert!(changes.is_empty(), "{}: {changes:#?}", schema.0);
+        let modules = symgen::emit::modules_from_texts(one).unwrap();
+        let pages = symgen::docs::render(&modules, None).unwrap();
+        assert_eq!(pages.len(), 2, "{}", schema.0);
+    }
+}
+
+#[test]
+fn a_new_required_property_in_a_schema_without_direction_is_judged_both_ways() {
+    // A real-world schema (no roots, no direction): every type may be sent and
+    // received, so narrowing and widening both break.
+    let (label, text) = readable_schemas()
+        .into_iter()
+        .find(|(label, _)| label.ends_with("real/schemas/bower.json"))
+        .unwrap();
+    let mut document: Value = serde_json::from_str(&text).unwrap();
+    let required = document["required"].as_array_mut().unwrap();
+    required.push(json!("description"));
+    let new = document.to_string();
+    let changes =
+        breaking::compare(&[(label.clone(), text.clone())], &[(label.clone(), new)]).unwrap();
+    let found: Vec<(&str, &str)> = changes.iter().map(|c| (c.rule, c.class.name())).collect();
+    assert_eq!(found, [("field-now-required", "wire")], "{changes:#?}");
+    assert!(changes[0].message.contains("any party"), "{changes:#?}");
+}

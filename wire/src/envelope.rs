@@ -30,6 +30,10 @@
 ///         Ping(Empty) = "ping" | "PING" => Reply<Pong>,
 ///         /// A retired variant (marked deprecated in the schema).
 ///         @retired Old(Empty) = "old" => NoReply,
+///         /// Who sends and who receives it: parties declared with
+///         /// `Protocol::with_party` (`@sent_by()` says no live program sends it).
+///         @sent_by(client) @received_by(server)
+///         Post(PostPayload) = "post" => NoReply,
 ///     }
 /// }
 /// ```

@@ -16,7 +16,9 @@
 /// internally_tagged_union! {
 ///     /// Union docs.
 ///     pub enum Message (tag = "type", requests = requests) {
-///         /// Variant docs.
+///         /// Variant docs. Optional flags: who sends and who receives it (parties
+///         /// declared with `Protocol::with_party`), `@retired`.
+///         @sent_by(server) @received_by(worker)
 ///         Start(StartPayload) = "start" => NoReply,
 ///         Stop(Empty) = "stop" => NoReply,
 ///     }

@@ -237,8 +237,9 @@ impl<'a> Differ<'a> {
                     Class::wire_if(flow.is_sent() && !implied, Class::Compatible),
                     at.pointer,
                     format!(
-                        "{} has a new rule ({constraint:?}); {}",
+                        "{} has a new rule ({}); {}",
                         at.what,
+                        constraint_text(constraint),
                         senders(flow)
                     ),
                 );
@@ -251,8 +252,9 @@ impl<'a> Differ<'a> {
                     Class::wire_if(flow.is_received(), Class::Compatible),
                     at.pointer,
                     format!(
-                        "{} lost a rule ({constraint:?}); {}",
+                        "{} lost a rule ({}); {}",
                         at.what,
+                        constraint_text(constraint),
                         receivers(flow)
                     ),
                 );
@@ -946,6 +948,34 @@ impl<'a> Differ<'a> {
             }
             _ => {}
         }
+    }
+}
+
+/// A cross-field rule in words.
+fn constraint_text(constraint: &crate::model::Constraint) -> String {
+    let names = |fields: &[String]| {
+        fields
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match constraint {
+        crate::model::Constraint::AtLeastOneOf(fields) => {
+            format!("at least one of {}", names(fields))
+        }
+        crate::model::Constraint::RequiredWhen {
+            field,
+            when,
+            values,
+        } => format!(
+            "`{field}` is required when `{when}` is {}",
+            values
+                .iter()
+                .map(Literal::to_json)
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
     }
 }
 

@@ -45,6 +45,14 @@ pub const APPROACHES: &[Approach] = &[
         label: "parse + jsonschema crate",
     },
     Approach {
+        key: "boon",
+        label: "parse + boon crate",
+    },
+    Approach {
+        key: "symgen-schema",
+        label: "symgen, schema as a user's (--schema)",
+    },
+    Approach {
         key: "symgen",
         label: "symgen validator (validate_str)",
     },
@@ -97,6 +105,26 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
                 count(&texts, |text| {
                     serde_json::from_str::<Value>(text)
                         .is_ok_and(|value| validator.is_valid(&value))
+                })
+            }))
+        }
+        "boon" => {
+            let (schemas, index) = boon_validator(corpus.protocol, schema_dir)?;
+            Ok(Box::new(move || {
+                count(&texts, |text| {
+                    serde_json::from_str::<Value>(text)
+                        .is_ok_and(|value| schemas.validate(&value, index).is_ok())
+                })
+            }))
+        }
+        // What `symgen validate --schema <file>` runs: the committed schema read as any
+        // user's schema, no Rust types involved.
+        "symgen-schema" => {
+            let path = schema_dir.join(format!("{}.schema.json", corpus.protocol));
+            let validator = Validator::from_schema_file(&path).map_err(|e| e.to_string())?;
+            Ok(Box::new(move || {
+                count(&texts, |text| {
+                    validator.validate_str(text).outcome == Outcome::Valid
                 })
             }))
         }
@@ -178,6 +206,48 @@ pub fn jsonschema_validator(
         .with_retriever(symgen::validate::LocalRetriever::new().allow(schema_dir))
         .build(&schema)
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The committed schema of `protocol` compiled by the `boon` crate (draft 2020-12), with
+/// every schema of `schema_dir` registered under its `$id` so cross-file `$ref`s resolve.
+pub fn boon_validator(
+    protocol: &str,
+    schema_dir: &Path,
+) -> Result<(boon::Schemas, boon::SchemaIndex), String> {
+    let mut compiler = boon::Compiler::new();
+    compiler.set_default_draft(boon::Draft::V2020_12);
+    let mut target = None;
+    let entries =
+        std::fs::read_dir(schema_dir).map_err(|e| format!("{}: {e}", schema_dir.display()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let schema: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let id = schema["$id"]
+            .as_str()
+            .ok_or_else(|| format!("{}: no $id", path.display()))?
+            .to_owned();
+        if path
+            .file_name()
+            .is_some_and(|n| *n == *format!("{protocol}.schema.json"))
+        {
+            target = Some(id.clone());
+        }
+        compiler
+            .add_resource(&id, schema)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let target = target.ok_or_else(|| format!("no schema for {protocol}"))?;
+    let mut schemas = boon::Schemas::new();
+    let index = compiler
+        .compile(&target, &mut schemas)
+        .map_err(|e| format!("boon: {e:#}"))?;
+    Ok((schemas, index))
 }
 
 fn decode<T: DeserializeOwned>(text: &str) -> bool {

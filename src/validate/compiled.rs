@@ -382,6 +382,11 @@ impl CompiledSchema {
         }
     }
 
+    /// Whether root `index` accepts `value`: the yes/no check, without the error walk.
+    pub fn accepts(&self, index: usize, value: &Value) -> bool {
+        self.roots[index].engine.is_valid(value)
+    }
+
     fn raw_violations(&self, index: usize, value: &Value) -> Vec<Violation> {
         Explainer::new(&self.document, value)
             .explain_at_most(self.roots[index].engine.iter_errors(value), self.max_errors)

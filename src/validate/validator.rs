@@ -457,9 +457,9 @@ impl Validator {
             .root
             .as_deref()
             .and_then(|name| self.schema.root_index(name));
-        let Some(index) = index.filter(|&index| {
-            report.is_accepted() || self.schema.violations(index, value).is_empty()
-        }) else {
+        let Some(index) =
+            index.filter(|&index| report.is_accepted() || self.schema.accepts(index, value))
+        else {
             let mut report = report;
             faults::substitute(text, &mut report.violations, found);
             return report;
@@ -514,6 +514,11 @@ impl Validator {
         text: Option<&str>,
     ) -> Report {
         // `serde` is empty (schema only) or has one entry per root.
+        if serde.is_empty()
+            && let Some(report) = self.schema_accepts(value, only)
+        {
+            return report;
+        }
         let mut verdicts = Vec::new();
         let mut serde = serde;
         for index in self.roots(only) {
@@ -566,6 +571,24 @@ impl Validator {
             verdicts.push((index, verdict));
         }
         self.combine(verdicts)
+    }
+
+    /// The schema-only valid path: the first root whose schema accepts `value` as a
+    /// known message, without explaining why the other roots reject it (what
+    /// [`Self::combine`] would pick from the full verdicts, at the cost of a yes/no check
+    /// per root).
+    fn schema_accepts(&self, value: &Value, only: Option<usize>) -> Option<Report> {
+        self.roots(only).find_map(|index| {
+            let root = &self.schema.roots[index];
+            let known = self.schema.accepts(index, value)
+                && !(root.union.as_ref().is_some_and(|d| d.is_open())
+                    && root.tag_of(value).is_some()
+                    && !root.knows_tag_of(value));
+            known.then(|| {
+                let tag = root.tag_of(value).map(|t| Name::Owned(t.to_owned()));
+                Report::accepted(Outcome::Valid, self.root_name(index), tag)
+            })
+        })
     }
 
     /// One verdict from every root's: valid if any root accepts the message as known;

@@ -125,9 +125,14 @@ fn every_rule_has_fixtures_and_documentation() {
                 rule.id
             );
         }
+        let heading = format!("### `{}`\n", rule.id);
+        let section = docs
+            .split_once(&heading)
+            .map(|(_, rest)| rest.split("\n#").next().unwrap_or(rest))
+            .unwrap_or_else(|| panic!("docs/breaking.md does not document rule {}", rule.id));
         assert!(
-            docs.contains(&format!("### `{}`", rule.id)),
-            "docs/breaking.md does not document rule {}",
+            section.contains("*Example:*"),
+            "docs/breaking.md gives no example for rule {}",
             rule.id
         );
     }

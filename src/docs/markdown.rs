@@ -126,6 +126,31 @@ pub fn cell(text: &str) -> String {
     one_line.join(" ").replace('|', "\\|")
 }
 
+/// `text` inside an HTML comment (`<!-- ... -->`): one line, and no `--`, so it cannot
+/// end the comment early.
+pub fn comment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '-' && out.ends_with('-') {
+            out.push(' ');
+        }
+        out.push(
+            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}') {
+                ' '
+            } else {
+                c
+            },
+        );
+    }
+    out
+}
+
+/// Text of a link (`[text](target)`): one line, with the brackets that would end it
+/// or start another escaped.
+pub fn link_text(text: &str) -> String {
+    cell(text).replace('[', "\\[").replace(']', "\\]")
+}
+
 /// `text` as an inline code span that shows it verbatim (on one line).
 pub fn code(text: &str) -> String {
     let text: String = text
@@ -193,7 +218,7 @@ fn longest_run(text: &str, c: char) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{anchor, cell, code, fenced, prose};
+    use super::{anchor, cell, code, comment, fenced, link_text, prose};
 
     #[test]
     fn schema_text_cannot_open_html_directives_or_cells() {
@@ -215,5 +240,7 @@ mod tests {
             anchor(&["message", "present-review", "Ω"]),
             "message-present-review"
         );
+        assert_eq!(comment("a-->b\n---"), "a- ->b - - -");
+        assert_eq!(link_text("x](evil) ["), "x\\](evil) \\[");
     }
 }

@@ -33,7 +33,7 @@ pub fn render(modules: &[Module], vectors: Option<&Path>) -> Result<Vec<OutputFi
         };
         let page = page::Page::new(module, &examples);
         chapters.push(Chapter {
-            title: markdown::cell(&page.title),
+            title: markdown::link_text(&page.title),
             file: format!("{}.md", module.stem),
         });
         files.push(OutputFile {
@@ -88,7 +88,7 @@ struct Summary {
 }
 
 struct Chapter {
-    /// Markdown, one line.
+    /// Markdown link text, one line.
     title: String,
     /// The page file name (a schema stem plus `.md`).
     file: String,

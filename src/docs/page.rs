@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use askama::Template;
 use serde_json::Value;
 
-use super::markdown::{anchor, cell, code, fenced, prose};
+use super::markdown::{anchor, cell, code, comment, fenced, prose};
 use crate::emit::Module;
 use crate::model::{
     Additional, Direction, Docs, Field, IntType, Literal, Model, NamedType, Payload, Presence,
@@ -23,6 +23,8 @@ pub(super) struct Page {
     pub title: String,
     heading: String,
     file: String,
+    /// The schema's file name inside the header comment.
+    source: String,
     description: String,
     parties: Vec<(String, String)>,
     /// One per root, in the schema's order: a union's section and its messages, or a
@@ -128,12 +130,8 @@ impl Page {
             heading: cell(&title),
             title,
             file: code(&module.file_name),
-            description: model
-                .docs
-                .description
-                .as_deref()
-                .map(prose)
-                .unwrap_or_default(),
+            source: comment(&module.file_name),
+            description: about(&model.docs),
             parties: protocol
                 .map(|p| {
                     p.parties
@@ -294,6 +292,11 @@ impl Links<'_> {
     }
 }
 
+/// The description as a paragraph of prose (empty when there is none).
+fn about(docs: &Docs) -> String {
+    docs.description.as_deref().map(prose).unwrap_or_default()
+}
+
 fn describe(docs: &Docs) -> String {
     let mut text = docs.description.as_deref().map(cell).unwrap_or_default();
     if docs.deprecated {
@@ -357,12 +360,7 @@ fn root_view(named: &NamedType, union: &Union, links: &Links) -> RootView {
     RootView {
         anchor: anchor(&["root", &named.name]),
         heading: code(&named.name),
-        description: named
-            .docs
-            .description
-            .as_deref()
-            .map(prose)
-            .unwrap_or_default(),
+        description: about(&named.docs),
         facts,
         rows: union.fields.iter().map(|f| links.field(f)).collect(),
     }
@@ -443,12 +441,7 @@ fn variant_message(
     MessageView {
         anchor: anchor(&["message", &root.name, &shown]),
         heading: code(&shown),
-        description: variant
-            .docs
-            .description
-            .as_deref()
-            .map(prose)
-            .unwrap_or_default(),
+        description: about(&variant.docs),
         facts,
         payload,
         examples,
@@ -474,12 +467,7 @@ fn plain_message(named: &NamedType, links: &Links, vectors: &[Value]) -> Message
     MessageView {
         anchor: anchor(&["root", &named.name]),
         heading: code(&named.name),
-        description: named
-            .docs
-            .description
-            .as_deref()
-            .map(prose)
-            .unwrap_or_default(),
+        description: about(&named.docs),
         facts,
         payload,
         examples: examples(vectors, &named.name, |_| true),
@@ -609,12 +597,7 @@ fn type_view(named: &NamedType, links: &Links) -> TypeView {
     TypeView {
         anchor: type_anchor(&named.name),
         heading: code(&named.name),
-        description: named
-            .docs
-            .description
-            .as_deref()
-            .map(prose)
-            .unwrap_or_default(),
+        description: about(&named.docs),
         facts,
         rows,
         columns,

@@ -123,3 +123,42 @@ fn schema_text_stays_in_its_place() {
         "{page}"
     );
 }
+
+#[test]
+fn a_hostile_file_name_stays_in_the_header_comment_and_the_title_in_its_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "x--><script>alert(1)<!--.schema.json";
+    let schema = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "T](javascript:alert(1)) [x",
+        "type": "object",
+        "properties": { "a": { "type": "string" } }
+    });
+    std::fs::write(dir.path().join(name), schema.to_string()).unwrap();
+    let modules = emit::load_modules(&[dir.path().join(name)]).unwrap();
+    let files = symgen::docs::render(&modules, None).unwrap();
+    let page = &files
+        .iter()
+        .find(|f| f.path.ends_with(".md") && f.path != "SUMMARY.md")
+        .unwrap()
+        .contents;
+    let header = page.lines().next().unwrap();
+    assert!(
+        header.starts_with("<!-- ") && header.ends_with(" -->"),
+        "{header}"
+    );
+    assert_eq!(header.matches("-->").count(), 1, "{header}");
+    let (_, body) = page.split_once('\n').unwrap();
+    // Below the header the name appears only inside a code span, where it is text.
+    assert_eq!(body.matches("<script").count(), 1, "{page}");
+    assert!(body.contains(&format!("Schema: `{name}`.")), "{page}");
+    let summary = &files
+        .iter()
+        .find(|f| f.path == "SUMMARY.md")
+        .unwrap()
+        .contents;
+    assert!(
+        summary.contains("- [T\\](javascript:alert(1)) \\[x]("),
+        "{summary}"
+    );
+}

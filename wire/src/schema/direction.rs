@@ -52,47 +52,66 @@ pub(super) fn check(protocol: &Protocol, document: &Value) -> Result<(), (String
             return Err((pointer, format!("party `{name}` is declared twice")));
         }
     }
-    let mut fault = None;
-    visit(
-        document,
-        &mut String::new(),
-        &mut |pointer, keyword, parties| {
-            if fault.is_some() {
-                return;
-            }
-            for (i, party) in parties.iter().enumerate() {
-                let party = party.as_str().unwrap_or_default();
-                if !declared.contains(&party) {
-                    let known = if declared.is_empty() {
-                        "the protocol declares no parties: add `Protocol::with_party`".to_owned()
-                    } else {
-                        format!("the parties are {}", declared.join(", "))
-                    };
-                    fault = Some((
-                        format!("{pointer}/{keyword}/{i}"),
-                        format!("`{party}` is not a party of this protocol; {known}"),
-                    ));
-                    return;
-                }
-            }
-        },
-    );
-    fault.map_or(Ok(()), Err)
+    check_directions(document, true)
 }
 
-/// Calls `found(pointer, keyword, parties)` for every direction keyword in `value`.
-fn visit(value: &Value, pointer: &mut String, found: &mut impl FnMut(&str, &str, &[Value])) {
+/// Checks the direction keywords of a schema document, whoever wrote it:
+/// `x-symgen-protocol.parties` maps names to descriptions, and every
+/// `x-symgen-sent-by` / `x-symgen-received-by` is a list of distinct strings, each a
+/// declared party. Without a `parties` table names are free, unless `require_parties`
+/// (a protocol declared in Rust always says who its parties are). Returns the JSON
+/// Pointer and message of the first fault.
+pub fn check_directions(document: &Value, require_parties: bool) -> Result<(), (String, String)> {
+    let empty = Map::new();
+    let declared = match document.pointer("/x-symgen-protocol/parties") {
+        None if require_parties => Some(&empty),
+        None => None,
+        Some(Value::Object(map)) => {
+            if let Some((name, _)) = map.iter().find(|(_, d)| !d.is_string()) {
+                return Err((
+                    format!("/x-symgen-protocol/parties/{}", json_pointer::escape(name)),
+                    "a party's value must be its description (a string)".into(),
+                ));
+            }
+            Some(map)
+        }
+        Some(_) => {
+            return Err((
+                "/x-symgen-protocol/parties".into(),
+                "`parties` must map each party name to its description".into(),
+            ));
+        }
+    };
+    walk(document, &mut String::new(), declared, 0)
+}
+
+/// How deep [`walk`] looks: far below the nesting any schema reader accepts (the model
+/// refuses deeper documents with its own error).
+const MAX_DEPTH: usize = 512;
+
+fn walk(
+    value: &Value,
+    pointer: &mut String,
+    declared: Option<&Map<String, Value>>,
+    depth: usize,
+) -> Result<(), (String, String)> {
+    if depth > MAX_DEPTH {
+        return Ok(());
+    }
     match value {
         Value::Object(map) => {
             for keyword in KEYWORDS {
-                if let Some(Value::Array(parties)) = map.get(keyword) {
-                    found(pointer, keyword, parties);
+                if let Some(list) = map.get(keyword) {
+                    check_list(&format!("{pointer}/{keyword}"), list, declared)?;
                 }
             }
             for (key, child) in map {
+                if KEYWORDS.contains(&key.as_str()) {
+                    continue;
+                }
                 let len = pointer.len();
                 json_pointer::push(pointer, key);
-                visit(child, pointer, found);
+                walk(child, pointer, declared, depth + 1)?;
                 pointer.truncate(len);
             }
         }
@@ -101,10 +120,57 @@ fn visit(value: &Value, pointer: &mut String, found: &mut impl FnMut(&str, &str,
                 let len = pointer.len();
                 pointer.push('/');
                 pointer.push_str(&i.to_string());
-                visit(child, pointer, found);
+                walk(child, pointer, declared, depth + 1)?;
                 pointer.truncate(len);
             }
         }
         _ => {}
     }
+    Ok(())
+}
+
+fn check_list(
+    pointer: &str,
+    list: &Value,
+    declared: Option<&Map<String, Value>>,
+) -> Result<(), (String, String)> {
+    let fault = |at: String, message: String| Err((at, message));
+    let Some(items) = list.as_array() else {
+        return fault(
+            pointer.into(),
+            "must be a list of party names, e.g. [\"app\"]".into(),
+        );
+    };
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("{pointer}/{i}");
+        let Some(name) = item.as_str() else {
+            return fault(at, "a party name must be a string".into());
+        };
+        if items[..i].contains(item) {
+            return fault(at, format!("`{name}` is listed twice"));
+        }
+        match declared {
+            Some(declared) if declared.is_empty() => {
+                return fault(
+                    at,
+                    format!(
+                        "`{name}` is not a party: the protocol declares no parties \
+                         (`Protocol::with_party`, or `x-symgen-protocol.parties`)"
+                    ),
+                );
+            }
+            Some(declared) if !declared.contains_key(name) => {
+                let known: Vec<&str> = declared.keys().map(String::as_str).collect();
+                return fault(
+                    at,
+                    format!(
+                        "`{name}` is not a party of this protocol (x-symgen-protocol.parties: {})",
+                        known.join(", ")
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }

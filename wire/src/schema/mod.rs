@@ -24,6 +24,7 @@ use serde_json::{Map, Value, json};
 
 use crate::Protocol;
 
+pub use direction::check_directions;
 pub use parts::{add_constraint, at_least_one_of, clean_doc};
 
 /// A protocol whose types cannot be represented exactly; names the schema location.

@@ -373,29 +373,40 @@ impl Protocol {
     /// Says which parties send the root type added last (every variant of it, unless a
     /// variant declares its own `@sent_by(...)`). An empty list means no live program
     /// sends it.
-    pub fn sent_by<I, S>(mut self, parties: I) -> Self
+    pub fn sent_by<I, S>(self, parties: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let parties = parties.into_iter().map(Into::into).collect();
-        match self.roots.last_mut() {
-            Some(root) => root.sent_by = Some(parties),
-            None => self.misuse = Some("`sent_by` names no root: call it after `root`".into()),
-        }
-        self
+        self.direct_last_root("sent_by", parties, |root| &mut root.sent_by)
     }
 
     /// Says which parties receive the root type added last (see [`Protocol::sent_by`]).
-    pub fn received_by<I, S>(mut self, parties: I) -> Self
+    pub fn received_by<I, S>(self, parties: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let parties = parties.into_iter().map(Into::into).collect();
+        self.direct_last_root("received_by", parties, |root| &mut root.received_by)
+    }
+
+    /// Sets one side of the direction of the root added last (`side` picks it); without
+    /// a root, records the misuse of `method` for the schema to report.
+    fn direct_last_root<I, S>(
+        mut self,
+        method: &str,
+        parties: I,
+        side: fn(&mut Root) -> &mut Option<Vec<String>>,
+    ) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
         match self.roots.last_mut() {
-            Some(root) => root.received_by = Some(parties),
-            None => self.misuse = Some("`received_by` names no root: call it after `root`".into()),
+            Some(root) => *side(root) = Some(parties.into_iter().map(Into::into).collect()),
+            None => {
+                self.misuse = Some(format!("`{method}` names no root: call it after `root`"));
+            }
         }
         self
     }

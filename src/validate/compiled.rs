@@ -63,6 +63,14 @@ impl CompiledRoot {
         value.get(&self.union.as_ref()?.key)?.as_str()
     }
 
+    /// Whether an accepted message is this open union's unknown case (R4): it has a
+    /// tag, and the root does not know it.
+    pub fn takes_as_unknown(&self, value: &Value) -> bool {
+        self.union.as_ref().is_some_and(|d| d.is_open())
+            && self.tag_of(value).is_some()
+            && !self.knows_tag_of(value)
+    }
+
     /// Whether this root knows the message's tag.
     pub fn knows_tag_of(&self, value: &Value) -> bool {
         match &self.union {

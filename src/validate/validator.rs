@@ -548,11 +548,8 @@ impl Validator {
                 None => {
                     let violations = self.schema.violations(index, value);
                     if violations.is_empty() {
-                        let unknown = root.union.as_ref().is_some_and(|d| d.is_open())
-                            && tag.is_some()
-                            && !root.knows_tag_of(value);
                         RootVerdict::Accepted {
-                            outcome: if unknown {
+                            outcome: if root.takes_as_unknown(value) {
                                 Outcome::Unknown
                             } else {
                                 Outcome::Valid
@@ -580,10 +577,7 @@ impl Validator {
     fn schema_accepts(&self, value: &Value, only: Option<usize>) -> Option<Report> {
         self.roots(only).find_map(|index| {
             let root = &self.schema.roots[index];
-            let known = self.schema.accepts(index, value)
-                && !(root.union.as_ref().is_some_and(|d| d.is_open())
-                    && root.tag_of(value).is_some()
-                    && !root.knows_tag_of(value));
+            let known = self.schema.accepts(index, value) && !root.takes_as_unknown(value);
             known.then(|| {
                 let tag = root.tag_of(value).map(|t| Name::Owned(t.to_owned()));
                 Report::accepted(Outcome::Valid, self.root_name(index), tag)

@@ -149,13 +149,19 @@ impl<'a> Differ<'a> {
         }
     }
 
+    /// How the pair travels: both models' flows together; any way at all when neither
+    /// model's roots reach it.
     fn flow_of(&self, old: &str, new: &str) -> Flow {
-        let mut flow = self.old_flows.get(old).cloned().unwrap_or_default();
-        flow.merge(&self.new_flows.get(new).cloned().unwrap_or_default());
-        if !self.old_flows.contains_key(old) && !self.new_flows.contains_key(new) {
-            return Flow::unknown();
+        match (self.old_flows.get(old), self.new_flows.get(new)) {
+            (None, None) => Flow::unknown(),
+            (a, b) => {
+                let mut flow = a.cloned().unwrap_or_default();
+                if let Some(b) = b {
+                    flow.merge(b);
+                }
+                flow
+            }
         }
-        flow
     }
 
     /// Compares the named type `old` (old model) with `new` (new model), once per pair.

@@ -56,6 +56,28 @@ fn document(defs: &Value, direction: &Value) -> String {
     .unwrap()
 }
 
+/// The (rule, class) of every change, sorted.
+fn verdicts_of(changes: &[breaking::Change]) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = changes
+        .iter()
+        .map(|c| (c.rule.to_owned(), c.class.name().to_owned()))
+        .collect();
+    pairs.sort();
+    pairs
+}
+
+/// An `expect` list of a fixture (`[[rule, class], ...]`), sorted.
+fn expected(list: &Value) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().into(), p[1].as_str().unwrap().into()))
+        .collect();
+    pairs.sort();
+    pairs
+}
+
 #[test]
 fn every_rule_classifies_its_fixture_pairs_by_direction() {
     let mut failures = Vec::new();
@@ -69,23 +91,7 @@ fn every_rule_classifies_its_fixture_pairs_by_direction() {
             &[("schema/t.schema.json".into(), new)],
         )
         .unwrap_or_else(|err| panic!("{}: {err}", case["rule"]));
-        let mut got: Vec<(String, String)> = changes
-            .iter()
-            .map(|c| (c.rule.to_owned(), c.class.name().to_owned()))
-            .collect();
-        got.sort();
-        let mut want: Vec<(String, String)> = case["expect"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|pair| {
-                (
-                    pair[0].as_str().unwrap().to_owned(),
-                    pair[1].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect();
-        want.sort();
+        let (got, want) = (verdicts_of(&changes), expected(&case["expect"]));
         if got != want {
             failures.push(format!(
                 "{} ({}): want {want:?}, got {:#?}",
@@ -343,18 +349,7 @@ fn the_catalog_drifts_get_the_verdicts_docs_breaking_lists() {
             })
             .collect();
         let changes = breaking::compare(&old, &new).unwrap_or_else(|err| panic!("{id}: {err}"));
-        let mut got: Vec<(String, String)> = changes
-            .iter()
-            .map(|c| (c.rule.to_owned(), c.class.name().to_owned()))
-            .collect();
-        got.sort();
-        let mut want: Vec<(String, String)> = drift["expect"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| (p[0].as_str().unwrap().into(), p[1].as_str().unwrap().into()))
-            .collect();
-        want.sort();
+        let (got, want) = (verdicts_of(&changes), expected(&drift["expect"]));
         if got != want {
             failures.push(format!("{id}: want {want:?}, got {changes:#?}"));
         }

@@ -124,29 +124,28 @@ pub fn compare(old: &[SchemaText], new: &[SchemaText]) -> Result<Vec<Change>> {
 fn flows(modules: &[emit::Module]) -> Vec<HashMap<String, Flow>> {
     let mut all: Vec<HashMap<String, Flow>> =
         modules.iter().map(|m| flow::flows(&m.model)).collect();
+    // Where each type lives: (its file, its pointer) → (module, name); the first type
+    // at a pointer, as the schema's own `$defs` entry comes before types hoisted there.
+    let mut homes: HashMap<(&str, &str), (usize, &str)> = HashMap::new();
+    for (home, m) in modules.iter().enumerate() {
+        for t in &m.model.types {
+            homes
+                .entry((m.model.file.as_str(), t.pointer.as_str()))
+                .or_insert((home, t.name.as_str()));
+        }
+    }
     for (i, module) in modules.iter().enumerate() {
         for named in &module.model.types {
             let Origin::Document { file, pointer } = &named.origin else {
                 continue;
             };
-            let Some(used) = all[i].get(&named.name).cloned() else {
+            let (Some(used), Some(&(home, name))) = (
+                all[i].get(&named.name).cloned(),
+                homes.get(&(file.as_str(), pointer.as_str())),
+            ) else {
                 continue;
             };
-            let Some(home) = modules.iter().position(|m| m.model.file == *file) else {
-                continue;
-            };
-            let Some(home_type) = modules[home]
-                .model
-                .types
-                .iter()
-                .find(|t| t.pointer == *pointer)
-            else {
-                continue;
-            };
-            all[home]
-                .entry(home_type.name.clone())
-                .or_default()
-                .merge(&used);
+            all[home].entry(name.to_owned()).or_default().merge(&used);
         }
     }
     all

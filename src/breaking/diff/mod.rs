@@ -275,12 +275,4 @@ impl<'a> Differ<'a> {
             format!("{} was {old}, is {new}; {}", at.what, peers(flow)),
         );
     }
-
-    /// The expression a named type is an alias of (not through further references).
-    fn alias_target<'m>(&self, model: &'m Model, name: &str) -> Option<&'m TypeExpr> {
-        match &model.get(name)?.kind {
-            TypeKind::Alias(expr) if !matches!(expr, TypeExpr::Ref(_)) => Some(expr),
-            _ => None,
-        }
-    }
 }

@@ -26,17 +26,19 @@ impl Differ<'_> {
 
     pub(super) fn expr(&mut self, old: &TypeExpr, new: &TypeExpr, flow: &Flow, at: &At) {
         use TypeExpr as T;
-        match (old, new) {
-            (T::Ref(a), T::Ref(b)) => return self.named(a, b),
-            (T::Ref(a), _) if self.alias_target(self.old, a).is_some() => {
-                let target = self.alias_target(self.old, a).cloned();
-                return self.expr(&target.unwrap_or(T::Any), new, flow, at);
-            }
-            (_, T::Ref(b)) if self.alias_target(self.new, b).is_some() => {
-                let target = self.alias_target(self.new, b).cloned();
-                return self.expr(old, &target.unwrap_or(T::Any), flow, at);
-            }
-            _ => {}
+        if let (T::Ref(a), T::Ref(b)) = (old, new) {
+            return self.named(a, b);
+        }
+        // An alias of an expression compares as that expression.
+        if let T::Ref(a) = old
+            && let Some(target) = alias_target(self.old, a)
+        {
+            return self.expr(target, new, flow, at);
+        }
+        if let T::Ref(b) = new
+            && let Some(target) = alias_target(self.new, b)
+        {
+            return self.expr(old, target, flow, at);
         }
         if matches!(old, T::Any) || matches!(new, T::Any) {
             if old != new {
@@ -230,6 +232,14 @@ impl Differ<'_> {
             (rules::ENUM_CLOSED, "refuses unknown values"),
             (rules::ENUM_OPENED, "keeps unknown values", false),
         );
+    }
+}
+
+/// The expression a named type is an alias of (not through further references).
+fn alias_target<'m>(model: &'m Model, name: &str) -> Option<&'m TypeExpr> {
+    match &model.get(name)?.kind {
+        TypeKind::Alias(expr) if !matches!(expr, TypeExpr::Ref(_)) => Some(expr),
+        _ => None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The validator on arbitrary bytes, for every built-in protocol: no panic, and one
-//! verdict: the typed fast path, the schema walk alone (what `validate --schema` does)
-//! and serde's typed decode of each root must agree.
+//! verdict: the typed fast path, the schema walk alone (what `validate --schema` does),
+//! the checks compiled from the schema on their own (where they answer) and serde's
+//! typed decode of each root must agree.
 #![no_main]
 
 use std::sync::LazyLock;
@@ -58,6 +59,15 @@ fuzz_target!(|data: &[u8]| {
                 pair.protocol.id(),
                 root.name()
             );
+            if let Some(accepted) = pair.schema.checks_verdict(root.name(), text) {
+                assert_eq!(
+                    accepted,
+                    serde != symgen::validate::Outcome::Invalid,
+                    "{} {}: compiled checks vs serde",
+                    pair.protocol.id(),
+                    root.name()
+                );
+            }
         }
     }
 });

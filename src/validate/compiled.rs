@@ -8,11 +8,13 @@ use std::sync::OnceLock;
 use jsonschema::Validator as Engine;
 use serde_json::{Map, Value};
 
+use super::checks::{Checks, Verdict};
 use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
 use super::faults::{self, Fault};
 use super::report::Violation;
 use super::retrieve::LocalRetriever;
+use super::tape;
 use crate::{Error, Result};
 
 /// How user schemas are compiled.
@@ -52,11 +54,41 @@ pub struct CompiledRoot {
     pub content_key: Option<String>,
     /// The schema `engine` was built from.
     source: Value,
+    /// Where the root's schema is in the document (`""` for the whole document).
+    pointer: String,
+    /// The known string tags of `union`.
+    known_strings: ahash::HashSet<Box<str>>,
     /// Built from [`faults::visible`] of `source` when a message with faults comes.
     visible: OnceLock<Option<Engine>>,
 }
 
 impl CompiledRoot {
+    fn new(
+        name: String,
+        engine: Engine,
+        union: Option<Discriminator>,
+        content_key: Option<String>,
+        source: Value,
+        pointer: String,
+    ) -> Self {
+        let known_strings = union
+            .iter()
+            .flat_map(Discriminator::known_tags)
+            .filter_map(Value::as_str)
+            .map(Box::from)
+            .collect();
+        Self {
+            name,
+            engine,
+            union,
+            content_key,
+            source,
+            pointer,
+            known_strings,
+            visible: OnceLock::new(),
+        }
+    }
+
     /// The tag the message carries, when this root is a tagged union and the tag is a
     /// string.
     pub fn tag_of<'v>(&self, value: &'v Value) -> Option<&'v str> {
@@ -92,6 +124,8 @@ pub struct CompiledSchema {
     /// Whether the document gives any schema a Rust integer `format`: only then can an
     /// integral float (`1.0`) be refused, and only then is it looked for.
     pub(crate) rust_integers: bool,
+    /// The roots compiled into checks on a message's tape, on first use.
+    checks: OnceLock<Option<Checks>>,
 }
 
 /// How many violations a message gets at most, unless set otherwise
@@ -113,7 +147,7 @@ fn unusable(pointer: &str, message: impl Into<String>) -> Error {
     }
 }
 
-fn build(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
+pub(super) fn build(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
     let mut builder = jsonschema::options().with_retriever(options.retriever.clone());
     if let Some(base) = &options.base_uri {
         builder = builder.with_base_uri(base.clone());
@@ -147,7 +181,7 @@ fn union_of(document: &Value, node: &Value) -> Option<Discriminator> {
 
 /// A copy of `document` whose root is `$ref: pointer` (all `$defs` kept, so every
 /// reference inside still resolves).
-fn rooted_at(document: &Value, pointer: &str) -> Value {
+pub(super) fn rooted_at(document: &Value, pointer: &str) -> Value {
     let mut copy = Map::new();
     if let Some(object) = document.as_object() {
         for (key, value) in object {
@@ -194,14 +228,14 @@ impl CompiledSchema {
                 .and_then(Value::as_str)
                 .unwrap_or("schema")
                 .to_owned();
-            roots.push(CompiledRoot {
-                engine: build(&options, &document)?,
-                union: union_of(&document, &document),
-                content_key: None,
+            roots.push(CompiledRoot::new(
                 name,
-                source: document.clone(),
-                visible: OnceLock::new(),
-            });
+                build(&options, &document)?,
+                union_of(&document, &document),
+                None,
+                document.clone(),
+                String::new(),
+            ));
         } else {
             for name in declared {
                 let pointer = crate::json_pointer::def(&name);
@@ -216,14 +250,14 @@ impl CompiledSchema {
                     .and_then(Value::as_str)
                     .map(str::to_owned);
                 let source = rooted_at(&document, &pointer);
-                roots.push(CompiledRoot {
-                    engine: build(&options, &source)?,
-                    union: union_of(&document, node),
-                    content_key,
+                roots.push(CompiledRoot::new(
                     name,
+                    build(&options, &source)?,
+                    union_of(&document, node),
+                    content_key,
                     source,
-                    visible: OnceLock::new(),
-                });
+                    pointer,
+                ));
             }
         }
         Ok(Self {
@@ -232,6 +266,7 @@ impl CompiledSchema {
             roots,
             options,
             max_errors: DEFAULT_MAX_ERRORS,
+            checks: OnceLock::new(),
         })
     }
 
@@ -258,14 +293,15 @@ impl CompiledSchema {
             .map(str::to_owned);
         let union = union_of(&self.document, node);
         let source = rooted_at(&self.document, &pointer);
-        self.roots.push(CompiledRoot {
-            engine: build(&self.options, &source)?,
+        self.roots.push(CompiledRoot::new(
+            selector.to_owned(),
+            build(&self.options, &source)?,
             union,
             content_key,
-            name: selector.to_owned(),
             source,
-            visible: OnceLock::new(),
-        });
+            pointer,
+        ));
+        self.checks = OnceLock::new();
         Ok(self.roots.len() - 1)
     }
 
@@ -391,6 +427,60 @@ impl CompiledSchema {
     }
 
     /// Whether root `index` accepts `value`: the yes/no check, without the error walk.
+    fn checks(&self) -> Option<&Checks> {
+        self.checks
+            .get_or_init(|| {
+                let pointers: Vec<&str> = self.roots.iter().map(|r| r.pointer.as_str()).collect();
+                Checks::compile(&self.document, &self.options, &pointers)
+            })
+            .as_ref()
+    }
+
+    /// The compiled checks' own verdict on `text` for root `index`: `None` when they
+    /// cannot tell (see [`Self::quick_accepts`]).
+    pub fn checks_verdict(&self, index: usize, text: &str) -> Option<bool> {
+        let tape = tape::read(text, self.rust_integers)?;
+        match self.checks()?.check(index, &tape) {
+            Verdict::Yes => Some(true),
+            Verdict::No => Some(false),
+            Verdict::Unsure => None,
+        }
+    }
+
+    /// The first root (of `range`) whose schema accepts `text` as a known message, with
+    /// its tag, judged by the compiled checks on the message's tape, without building a
+    /// `Value`: what [`Self::accepts`] root by root would find. `None` when the checks
+    /// cannot tell (the message holds a value [`faults`] deals with, a check is unsure)
+    /// or no root accepts it: the general path then judges it.
+    pub fn quick_accepts(
+        &self,
+        text: &str,
+        range: std::ops::Range<usize>,
+    ) -> Option<(usize, Option<String>)> {
+        let checks = self.checks()?;
+        let tape = tape::read(text, self.rust_integers)?;
+        for index in range {
+            let root = &self.roots[index];
+            // An open union takes a tag it does not know as unknown at best, which is
+            // not what is asked: no need to check.
+            let tag = root
+                .union
+                .as_ref()
+                .and_then(|union| tape.member(0, &union.key).and_then(|at| tape.str_at(at)));
+            if root.union.as_ref().is_some_and(Discriminator::is_open)
+                && tag.is_some_and(|tag| !root.known_strings.contains(tag))
+            {
+                continue;
+            }
+            match checks.check(index, &tape) {
+                Verdict::No => continue,
+                Verdict::Unsure => return None,
+                Verdict::Yes => return Some((index, tag.map(str::to_owned))),
+            }
+        }
+        None
+    }
+
     pub fn accepts(&self, index: usize, value: &Value) -> bool {
         self.roots[index].engine.is_valid(value)
     }

@@ -40,6 +40,7 @@
 //! assert_eq!((v.position.unwrap().line, v.position.unwrap().column), (1, 10));
 //! ```
 
+mod checks;
 pub mod command;
 mod compiled;
 mod discriminator;
@@ -50,6 +51,7 @@ mod output;
 mod report;
 mod retrieve;
 pub mod stream;
+mod tape;
 mod text;
 mod validator;
 

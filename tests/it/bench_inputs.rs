@@ -126,3 +126,29 @@ fn synthetic_schema_is_large_valid_deterministic_and_fully_reachable() {
         assert!(text.contains(shape), "the synthetic schema lacks {shape}");
     }
 }
+
+/// Each committed schema, used as a user's schema (what `validate --schema` and the
+/// `symgen-schema` benchmark row do), is judged by the checks compiled from it without
+/// the general engine: every corpus message gets a verdict from them on every root,
+/// and some root accepts it. A keyword the checks stop covering, or a `$ref` they stop
+/// following, fails here before it shows in the benchmark.
+#[test]
+fn compiled_checks_judge_every_corpus_message_of_each_schema() {
+    for id in PROTOCOLS {
+        let corpus = corpus::generate(id, 300).expect("known protocol");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("schema/{id}.schema.json"));
+        let validator = symgen::validate::Validator::from_schema_file(&path).unwrap();
+        let roots: Vec<String> = validator.root_names().map(str::to_owned).collect();
+        for message in &corpus.messages {
+            let verdicts: Vec<Option<bool>> = roots
+                .iter()
+                .map(|root| validator.checks_verdict(root, &message.text))
+                .collect();
+            assert!(
+                verdicts.iter().all(Option::is_some) && verdicts.contains(&Some(true)),
+                "{id}: {verdicts:?} on {}",
+                message.text
+            );
+        }
+    }
+}

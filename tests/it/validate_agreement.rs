@@ -5,8 +5,10 @@
 //! number pushed out of range, a string no enum has, an unknown key added, a value
 //! nulled, an object sent as an array). For every message and every root, serde's
 //! verdict on the Rust type (`RootType::roundtrip`: valid, unknown tag, or rejected) must
-//! equal the verdict of the schema walk alone (`Validator::schema_only`). Reply data is
-//! checked the same way against each request's reply type.
+//! equal the verdict of the schema walk alone (`Validator::schema_only`), and the verdict
+//! of the checks compiled from the schema, where they give one on their own
+//! (`Validator::checks_verdict`). Reply data is checked the same way against each
+//! request's reply type.
 //!
 //! Any disagreement is a bug in the schema generation (src/schema, src/protocols).
 
@@ -40,6 +42,8 @@ struct Seen {
     valid: AtomicUsize,
     invalid: AtomicUsize,
     unknown: AtomicUsize,
+    /// Messages the compiled checks of the schema judged on their own.
+    checked: AtomicUsize,
 }
 
 impl Seen {
@@ -64,6 +68,19 @@ fn agree(
     let serde = serde_verdict(protocol, root, &text);
     let report = validator.validate_root_str(root, &text).unwrap();
     seen.add(serde);
+    if let Some(accepted) = validator.checks_verdict(root, &text) {
+        seen.checked.fetch_add(1, Ordering::Relaxed);
+        prop_assert_eq!(
+            accepted,
+            serde != Outcome::Invalid,
+            "{} {}: the compiled checks say {}, serde says {:?}\n{}",
+            protocol.id(),
+            root,
+            accepted,
+            serde,
+            text
+        );
+    }
     prop_assert_eq!(
         report.outcome,
         serde,
@@ -128,9 +145,16 @@ fn run_protocol(id: &str, mutated: bool) {
         seen.invalid.load(Ordering::Relaxed),
         seen.unknown.load(Ordering::Relaxed),
     );
+    let checked = seen.checked.load(Ordering::Relaxed);
     eprintln!(
-        "{id} ({}): {valid} valid, {invalid} invalid, {unknown} unknown",
+        "{id} ({}): {valid} valid, {invalid} invalid, {unknown} unknown; {checked} judged by the compiled checks",
         if mutated { "mutated" } else { "generated" }
+    );
+    // The checks must judge most messages themselves (the rest hold a value they leave
+    // to the schema walk: an integral float where a Rust integer is, a duplicate key).
+    assert!(
+        checked * 10 >= (valid + invalid + unknown) * 9,
+        "{id}: the compiled checks judged only {checked} messages"
     );
     // The generator must mostly produce valid messages, and mutations must break them.
     if mutated {

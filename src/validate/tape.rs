@@ -1,0 +1,503 @@
+//! A message read once into a flat list of tokens (a tape), for the compiled checks of a
+//! user schema ([`super::checks`]): no `Value` is built, strings without escapes are
+//! borrowed from the text, and each container knows where it ends, so a check can skip
+//! a value or read it twice (`anyOf`) without parsing again.
+//!
+//! serde_json does the reading. A tape exists only for a message with none of the
+//! values [`super::faults`] deals with: serde_json refuses numbers beyond `f64`, lone
+//! surrogates and nesting past its limit (the same as [`super::text::MAX_DEPTH`]), and
+//! [`read`] refuses an object with a key given twice and, when asked, an integral number
+//! serde_json reads as a float. On a tape, a message means exactly what the `Value` the
+//! schema walk would build means.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+/// One token of a [`Tape`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Token<'t> {
+    Null,
+    Bool(bool),
+    UInt(u64),
+    Int(i64),
+    Float(f64),
+    Str(Text<'t>),
+    /// An array; its items follow, and the next value starts at `end`.
+    Array {
+        end: u32,
+    },
+    /// An object; `Key`, value pairs follow, and the next value starts at `end`.
+    Object {
+        end: u32,
+    },
+    /// An object's key; its value follows.
+    Key(Text<'t>),
+}
+
+/// Where a string's text is: in the message (no escapes) or, unescaped, in the tape's
+/// own buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Text<'t> {
+    Source(&'t str),
+    Unescaped { start: u32, len: u32 },
+}
+
+/// A message as tokens, in text order.
+#[derive(Debug)]
+pub struct Tape<'t> {
+    tokens: Vec<Token<'t>>,
+    /// The strings with escapes, unescaped, one after the other.
+    unescaped: String,
+}
+
+impl<'t> Tape<'t> {
+    /// The token at `at`.
+    #[inline]
+    pub fn token(&self, at: usize) -> &Token<'t> {
+        &self.tokens[at]
+    }
+
+    /// The text of a string or key token.
+    #[inline]
+    pub fn text<'a>(&'a self, text: Text<'a>) -> &'a str {
+        match text {
+            Text::Source(text) => text,
+            Text::Unescaped { start, len } => {
+                &self.unescaped[start as usize..(start + len) as usize]
+            }
+        }
+    }
+
+    /// The string at `at`, if a string starts there.
+    #[inline]
+    pub fn str_at(&self, at: usize) -> Option<&str> {
+        match self.tokens[at] {
+            Token::Str(text) => Some(self.text(text)),
+            _ => None,
+        }
+    }
+
+    /// Where the value starting at `at` ends (the index of the next token).
+    #[inline]
+    pub fn end(&self, at: usize) -> usize {
+        match self.tokens[at] {
+            Token::Array { end } | Token::Object { end } => end as usize,
+            _ => at + 1,
+        }
+    }
+
+    /// How many tokens the tape holds.
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// The members of the object at `at`: (key, index of its value).
+    pub fn members(&self, at: usize) -> Members<'_, 't> {
+        Members {
+            tape: self,
+            next: at + 1,
+            end: self.end(at),
+        }
+    }
+
+    /// The items of the array at `at`: the index of each.
+    pub fn items(&self, at: usize) -> Items<'_, 't> {
+        Items {
+            tape: self,
+            next: at + 1,
+            end: self.end(at),
+        }
+    }
+
+    /// The value of member `key` of the object at `at`.
+    pub fn member(&self, at: usize, key: &str) -> Option<usize> {
+        match self.tokens.get(at)? {
+            Token::Object { .. } => self
+                .members(at)
+                .find_map(|(k, value)| (k == key).then_some(value)),
+            _ => None,
+        }
+    }
+
+    /// The value starting at `at`, built (for a check the compiled form leaves to the
+    /// general engine).
+    pub fn to_value(&self, at: usize) -> Value {
+        match self.tokens[at] {
+            Token::Null => Value::Null,
+            Token::Bool(b) => Value::Bool(b),
+            Token::UInt(n) => Value::Number(n.into()),
+            Token::Int(n) => Value::Number(n.into()),
+            Token::Float(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+            Token::Str(text) | Token::Key(text) => Value::String(self.text(text).to_owned()),
+            Token::Array { .. } => Value::Array(self.items(at).map(|i| self.to_value(i)).collect()),
+            Token::Object { .. } => {
+                let mut map = Map::new();
+                for (key, value) in self.members(at) {
+                    map.insert(key.to_owned(), self.to_value(value));
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+/// See [`Tape::members`].
+pub struct Members<'a, 't> {
+    tape: &'a Tape<'t>,
+    next: usize,
+    end: usize,
+}
+
+impl<'a> Iterator for Members<'a, '_> {
+    type Item = (&'a str, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end {
+            return None;
+        }
+        let Token::Key(key) = self.tape.tokens[self.next] else {
+            return None;
+        };
+        let value = self.next + 1;
+        self.next = self.tape.end(value);
+        Some((self.tape.text(key), value))
+    }
+}
+
+/// See [`Tape::items`].
+pub struct Items<'a, 't> {
+    tape: &'a Tape<'t>,
+    next: usize,
+    end: usize,
+}
+
+impl Iterator for Items<'_, '_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.next >= self.end {
+            return None;
+        }
+        let at = self.next;
+        self.next = self.tape.end(at);
+        Some(at)
+    }
+}
+
+thread_local! {
+    /// The buffers of the last tape this thread dropped, kept for the next (a stream
+    /// of messages allocates them once).
+    static SPARE: Cell<(Vec<Token<'static>>, String)> =
+        const { Cell::new((Vec::new(), String::new())) };
+}
+
+/// An empty vector on `tokens`' allocation, for tokens of another lifetime. No token is
+/// converted (there are none); the standard library collects in place.
+fn relabel<'a, 'b>(mut tokens: Vec<Token<'a>>) -> Vec<Token<'b>> {
+    tokens.clear();
+    tokens
+        .into_iter()
+        .map(|_| -> Token<'b> { unreachable!("the vector is empty") })
+        .collect()
+}
+
+impl Drop for Tape<'_> {
+    fn drop(&mut self) {
+        let tokens = std::mem::take(&mut self.tokens);
+        let mut unescaped = std::mem::take(&mut self.unescaped);
+        if tokens.capacity() <= 1 << 16 && unescaped.capacity() <= 1 << 20 {
+            unescaped.clear();
+            SPARE.with(|spare| spare.set((relabel(tokens), unescaped)));
+        }
+    }
+}
+
+/// The tape of `text`, or `None` when serde_json refuses it or it holds a value the
+/// schema walk must see (see the module documentation). `integral_floats`: refuse a
+/// float with an integral value too (a document with Rust integer formats).
+pub fn read(text: &str, integral_floats: bool) -> Option<Tape<'_>> {
+    let (tokens, unescaped) = SPARE.with(Cell::take);
+    let mut tape = Tape {
+        tokens: relabel(tokens),
+        unescaped,
+    };
+    tape.tokens.reserve(text.len() / 6 + 4);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    Fill {
+        tape: &mut tape,
+        integral_floats,
+    }
+    .deserialize(&mut deserializer)
+    .ok()?;
+    deserializer.end().ok()?;
+    u32::try_from(tape.tokens.len()).ok()?;
+    Some(tape)
+}
+
+impl<'t> Tape<'t> {
+    /// `value` (unescaped by serde_json) copied into [`Self::unescaped`].
+    fn unescaped(&mut self, value: &str) -> Option<Text<'t>> {
+        let start = u32::try_from(self.unescaped.len()).ok()?;
+        self.unescaped.push_str(value);
+        u32::try_from(self.unescaped.len()).ok()?;
+        Some(Text::Unescaped {
+            start,
+            len: value.len() as u32,
+        })
+    }
+}
+
+/// Appends one value's tokens.
+struct Fill<'a, 't> {
+    tape: &'a mut Tape<'t>,
+    integral_floats: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Fill<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+fn refused<E: serde::de::Error>() -> E {
+    E::custom("left to the schema walk")
+}
+
+impl<'de> Visitor<'de> for Fill<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<(), E> {
+        self.tape.tokens.push(Token::Bool(value));
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<(), E> {
+        self.tape.tokens.push(Token::Int(value));
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<(), E> {
+        self.tape.tokens.push(Token::UInt(value));
+        Ok(())
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<(), E> {
+        if !value.is_finite() || (self.integral_floats && value.fract() == 0.0) {
+            return Err(refused());
+        }
+        self.tape.tokens.push(Token::Float(value));
+        Ok(())
+    }
+
+    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<(), E> {
+        self.tape.tokens.push(Token::Str(Text::Source(value)));
+        Ok(())
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<(), E> {
+        let text = self.tape.unescaped(value).ok_or_else(refused)?;
+        self.tape.tokens.push(Token::Str(text));
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.tape.tokens.push(Token::Null);
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let at = self.tape.tokens.len();
+        self.tape.tokens.push(Token::Array { end: 0 });
+        while seq
+            .next_element_seed(Fill {
+                tape: self.tape,
+                integral_floats: self.integral_floats,
+            })?
+            .is_some()
+        {}
+        let end = u32::try_from(self.tape.tokens.len()).map_err(|_| refused::<A::Error>())?;
+        self.tape.tokens[at] = Token::Array { end };
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let at = self.tape.tokens.len();
+        self.tape.tokens.push(Token::Object { end: 0 });
+        let mut keys = KeyIndex::default();
+        while map.next_key_seed(KeyFill(self.tape))?.is_some() {
+            let at = self.tape.tokens.len() - 1;
+            if let Token::Key(key) = self.tape.tokens[at] {
+                keys.push(at, self.tape.text(key));
+            }
+            map.next_value_seed(Fill {
+                tape: self.tape,
+                integral_floats: self.integral_floats,
+            })?;
+        }
+        if keys.has_duplicate(self.tape) {
+            return Err(refused());
+        }
+        let end = u32::try_from(self.tape.tokens.len()).map_err(|_| refused::<A::Error>())?;
+        self.tape.tokens[at] = Token::Object { end };
+        Ok(())
+    }
+}
+
+/// Appends a key.
+struct KeyFill<'a, 't>(&'a mut Tape<'t>);
+
+impl<'de> DeserializeSeed<'de> for KeyFill<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyFill<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<(), E> {
+        self.0.tokens.push(Token::Key(Text::Source(value)));
+        Ok(())
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<(), E> {
+        let text = self.0.unescaped(value).ok_or_else(refused)?;
+        self.0.tokens.push(Token::Key(text));
+        Ok(())
+    }
+}
+
+/// Where an object's keys are on the tape: a few inline, more on the heap; and a
+/// 64-bit summary of them (one bit per key, from its length and end bytes), so that
+/// keys are compared only when two of them share a bit.
+#[derive(Default)]
+struct KeyIndex {
+    inline: [u32; 16],
+    count: usize,
+    more: Vec<u32>,
+    summary: u64,
+    collided: bool,
+}
+
+impl KeyIndex {
+    fn push(&mut self, at: usize, key: &str) {
+        let bytes = key.as_bytes();
+        let mix = bytes.len()
+            ^ (bytes.first().copied().unwrap_or(0) as usize).wrapping_mul(7)
+            ^ (bytes.last().copied().unwrap_or(0) as usize).wrapping_mul(31);
+        let bit = 1u64 << (mix % 64);
+        self.collided |= self.summary & bit != 0;
+        self.summary |= bit;
+        let at = at as u32;
+        if self.count < self.inline.len() {
+            self.inline[self.count] = at;
+        } else {
+            self.more.push(at);
+        }
+        self.count += 1;
+    }
+
+    /// Whether two of the keys are equal: pairwise for a few, sorted for many.
+    fn has_duplicate(&self, tape: &Tape<'_>) -> bool {
+        if !self.collided {
+            return false;
+        }
+        let key = |at: u32| match tape.tokens[at as usize] {
+            Token::Key(k) => tape.text(k),
+            _ => "",
+        };
+        if self.more.is_empty() {
+            let keys = &self.inline[..self.count];
+            for (i, &a) in keys.iter().enumerate() {
+                let a = key(a);
+                if keys[i + 1..].iter().any(|&b| key(b) == a) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        let mut all: Vec<&str> = self
+            .inline
+            .iter()
+            .chain(&self.more)
+            .map(|&at| key(at))
+            .collect();
+        all.sort_unstable();
+        all.windows(2).any(|pair| pair[0] == pair[1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn reads_a_message_and_builds_it_back() {
+        let text = r#"{"a": [1, -2, 2.5, "x\n", null, true], "b": {}, "c": "y"}"#;
+        let tape = read(text, false).unwrap();
+        assert_eq!(
+            tape.to_value(0),
+            serde_json::from_str::<Value>(text).unwrap()
+        );
+        assert_eq!(tape.end(0), tape.len());
+        let a = tape.member(0, "a").unwrap();
+        assert_eq!(tape.items(a).count(), 6);
+        assert_eq!(
+            tape.member(0, "c").map(|at| tape.to_value(at)),
+            Some(json!("y"))
+        );
+        assert_eq!(tape.str_at(tape.member(0, "c").unwrap()), Some("y"));
+        let escaped = read(r#"{"k\u0065y": "a\"b"}"#, false).unwrap();
+        assert_eq!(escaped.str_at(1 + 1), Some("a\"b"));
+        assert_eq!(escaped.member(0, "key"), Some(2));
+        assert_eq!(tape.member(0, "zz"), None);
+    }
+
+    #[test]
+    fn leaves_what_the_schema_walk_must_see() {
+        for text in [
+            r#"{"a": 1, "a": 2}"#,
+            r#"[{"k": 1, "b": 0, "c": 0, "d": 0, "e": 0, "f": 0, "g": 0, "h": 0, "i": 0, "j": 0, "l": 0, "m": 0, "n": 0, "o": 0, "p": 0, "q": 0, "r": 0, "k": 2}]"#,
+            r#"["\ud800"]"#,
+            "1e400",
+            "[1] x",
+            "",
+        ] {
+            assert!(read(text, false).is_none(), "{text}");
+        }
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(read(&deep, false).is_none());
+        assert!(read("[1.0]", true).is_none() && read("[-0]", true).is_none());
+        assert!(read("[1.0, 1.5]", false).is_some() && read("[1.5]", true).is_some());
+    }
+
+    #[test]
+    fn a_dropped_tape_lends_its_buffer_to_the_next() {
+        let text = format!("[{}]", vec!["1"; 500].join(","));
+        let first = read(&text, false).unwrap();
+        let capacity = first.tokens.capacity();
+        drop(first);
+        let second = read("[]", false).unwrap();
+        assert_eq!(second.tokens.capacity(), capacity);
+        assert_eq!(second.len(), 1);
+    }
+}

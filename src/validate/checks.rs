@@ -56,6 +56,8 @@ enum Node {
     Engine(jsonschema::Validator),
     /// A schema that only refers to another (`{"$ref": …}` with annotations).
     Ref(NodeId),
+    /// A schema that only asserts `type` (the bits of [`Assertions::types`]).
+    Types(u8),
     Schema(Box<Assertions>),
 }
 
@@ -756,6 +758,9 @@ impl Assertions {
         {
             has |= HAS_APPLICATORS;
         }
+        if has == 0 && self.types != 0 {
+            return Node::Types(self.types);
+        }
         if has == HAS_APPLICATORS && self.types == 0 && self.all_of.len() == 1 {
             let only = self.all_of[0];
             if self.any_of.is_none()
@@ -871,6 +876,13 @@ impl Run<'_, '_, '_> {
                 }
             }
             Node::Ref(target) => self.check(*target, at),
+            Node::Types(types) => {
+                if types & bits_of(self.tape.token(at)) == 0 {
+                    Verdict::No
+                } else {
+                    Verdict::Yes
+                }
+            }
             Node::Schema(a) => self.assertions(a, at),
         };
         self.depth -= 1;

@@ -336,16 +336,15 @@ impl<'de> Visitor<'de> for Fill<'_, 'de> {
         self.tape.tokens.push(Token::Object { end: 0 });
         let mut keys = KeyIndex::default();
         while map.next_key_seed(KeyFill(self.tape))?.is_some() {
-            let at = self.tape.tokens.len() - 1;
-            if let Token::Key(key) = self.tape.tokens[at] {
-                keys.push(at, self.tape.text(key));
+            if let Some(&Token::Key(key)) = self.tape.tokens.last() {
+                keys.push(self.tape.text(key));
             }
             map.next_value_seed(Fill {
                 tape: self.tape,
                 integral_floats: self.integral_floats,
             })?;
         }
-        if keys.has_duplicate(self.tape) {
+        if keys.has_duplicate(self.tape, at) {
             return Err(refused());
         }
         let end = u32::try_from(self.tape.tokens.len()).map_err(|_| refused::<A::Error>())?;
@@ -384,20 +383,16 @@ impl<'de> Visitor<'de> for KeyFill<'_, 'de> {
     }
 }
 
-/// Where an object's keys are on the tape: a few inline, more on the heap; and a
-/// 64-bit summary of them (one bit per key, from its length and end bytes), so that
-/// keys are compared only when two of them share a bit.
+/// A 64-bit summary of an object's keys (one bit per key, from its length and end
+/// bytes): keys are compared only when two of them share a bit.
 #[derive(Default)]
 struct KeyIndex {
-    inline: [u32; 16],
-    count: usize,
-    more: Vec<u32>,
     summary: u64,
     collided: bool,
 }
 
 impl KeyIndex {
-    fn push(&mut self, at: usize, key: &str) {
+    fn push(&mut self, key: &str) {
         let bytes = key.as_bytes();
         let mix = bytes.len()
             ^ (bytes.first().copied().unwrap_or(0) as usize).wrapping_mul(7)
@@ -405,42 +400,43 @@ impl KeyIndex {
         let bit = 1u64 << (mix % 64);
         self.collided |= self.summary & bit != 0;
         self.summary |= bit;
-        let at = at as u32;
-        if self.count < self.inline.len() {
-            self.inline[self.count] = at;
-        } else {
-            self.more.push(at);
-        }
-        self.count += 1;
     }
 
-    /// Whether two of the keys are equal: pairwise for a few, sorted for many.
-    fn has_duplicate(&self, tape: &Tape<'_>) -> bool {
+    /// Whether two keys of the object at `at` (complete on the tape up to its last
+    /// value) are equal.
+    fn has_duplicate(&self, tape: &Tape<'_>, at: usize) -> bool {
         if !self.collided {
             return false;
         }
-        let key = |at: u32| match tape.tokens[at as usize] {
-            Token::Key(k) => tape.text(k),
-            _ => "",
-        };
-        if self.more.is_empty() {
-            let keys = &self.inline[..self.count];
-            for (i, &a) in keys.iter().enumerate() {
-                let a = key(a);
-                if keys[i + 1..].iter().any(|&b| key(b) == a) {
-                    return true;
+        let mut few = [""; 16];
+        let mut count = 0;
+        let mut many: Vec<&str> = Vec::new();
+        let mut next = at + 1;
+        while next < tape.tokens.len() {
+            let Token::Key(key) = tape.tokens[next] else {
+                break;
+            };
+            let key = tape.text(key);
+            if count < few.len() {
+                few[count] = key;
+            } else {
+                if many.is_empty() {
+                    many.extend_from_slice(&few);
                 }
+                many.push(key);
             }
-            return false;
+            count += 1;
+            next = tape.end(next + 1);
         }
-        let mut all: Vec<&str> = self
-            .inline
-            .iter()
-            .chain(&self.more)
-            .map(|&at| key(at))
-            .collect();
-        all.sort_unstable();
-        all.windows(2).any(|pair| pair[0] == pair[1])
+        if many.is_empty() {
+            let keys = &few[..count];
+            return keys
+                .iter()
+                .enumerate()
+                .any(|(i, key)| keys[i + 1..].contains(key));
+        }
+        many.sort_unstable();
+        many.windows(2).any(|pair| pair[0] == pair[1])
     }
 }
 

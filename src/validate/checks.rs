@@ -142,6 +142,10 @@ struct Tagging {
 /// How deep schemas nest (through `$ref`s too) before the rest is left to an engine.
 const MAX_COMPILE_DEPTH: usize = 200;
 
+/// See [`Compiler::engine`].
+const MAX_REF_ENGINES: usize = 32;
+const MAX_COPIED_PER_NODE: usize = 4;
+
 /// Why a node is left to the engine.
 struct Uncovered;
 
@@ -217,6 +221,11 @@ struct Compiler<'d> {
     by_place: HashMap<Place, NodeId>,
     /// How many nodes are being compiled, one inside the other.
     depth: usize,
+    /// Engines built so far that follow references (see [`Self::engine`]).
+    ref_engines: usize,
+    /// Schema values copied for engines so far, and the most allowed.
+    copied: usize,
+    copy_limit: usize,
 }
 
 impl Checks {
@@ -264,6 +273,9 @@ impl Checks {
             nodes: Vec::new(),
             by_place: HashMap::default(),
             depth: 0,
+            ref_engines: 0,
+            copied: 0,
+            copy_limit: MAX_COPIED_PER_NODE * value_count(document) + 4096,
         };
         let roots = pointers
             .iter()
@@ -325,6 +337,21 @@ fn follows_pointers(document: &Value, at_root: bool, rootable: &mut bool) -> boo
         }
     }
     true
+}
+
+/// How many JSON values `node` holds, itself included. Iterative.
+fn value_count(node: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        count += 1;
+        match node {
+            Value::Object(map) => stack.extend(map.values()),
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    count
 }
 
 fn has_ref(node: &Value) -> bool {
@@ -403,12 +430,31 @@ impl Compiler<'_> {
     /// An engine for the schema at `pointer` in document `doc`: the schema alone when it
     /// refers to nothing, else the document re-rooted there (or, for another document,
     /// a reference to it, which the engine resolves as it does for the roots).
+    ///
+    /// Engines cost schema copies and compilations, so a document gets a bounded number:
+    /// at most [`MAX_REF_ENGINES`] that follow references, and copies of at most
+    /// [`MAX_COPIED_PER_NODE`] schema values per value of the document (a schema with
+    /// many uncovered nodes, one inside the other, would otherwise copy quadratically).
+    /// Past that, nodes answer [`Verdict::Unsure`] and their messages take the general
+    /// path.
     fn engine(
-        &self,
+        &mut self,
         doc: usize,
         pointer: &str,
         schema: &Value,
     ) -> Result<jsonschema::Validator, Uncovered> {
+        let follows_refs = has_ref(schema) && !(doc == 0 && pointer.is_empty());
+        if follows_refs {
+            if self.ref_engines >= MAX_REF_ENGINES {
+                return Err(Uncovered);
+            }
+            self.ref_engines += 1;
+        } else {
+            self.copied += value_count(schema);
+            if self.copied > self.copy_limit {
+                return Err(Uncovered);
+            }
+        }
         let document = &self.docs[doc];
         let mut own = Map::new();
         if let Some(uri) = &self.dialect {
@@ -1377,6 +1423,26 @@ mod tests {
                 "{schema}"
             );
         }
+        // Many uncovered nodes that follow references: a bounded number get engines of
+        // their own, and messages reaching the rest take the general path.
+        let mut defs = Map::new();
+        for i in 0..200 {
+            defs.insert(
+                format!("d{i}"),
+                json!({"pattern": "^a", "properties": {"next": {"$ref": format!("#/$defs/d{}", (i + 1) % 200)}}}),
+            );
+        }
+        let many = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+        let checks = Checks::compile(&many, &options, &[""]).unwrap();
+        let engines = checks
+            .nodes
+            .iter()
+            .filter(|n| matches!(n, Node::Engine(_)))
+            .count();
+        assert!(engines <= MAX_REF_ENGINES, "{engines} engines");
+        let deep = format!("{}\"a\"{}", r#"{"next": "#.repeat(100), "}".repeat(100));
+        let tape = tape::read(&deep, false).unwrap();
+        assert_ne!(checks.check(0, &tape), Verdict::No);
         // A loop of references that reads nothing gives up rather than recursing.
         let looping = json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
         if let Some(checks) = Checks::compile(&looping, &options, &[""]) {

@@ -38,6 +38,7 @@ pub mod files;
 pub mod model;
 pub mod project;
 pub mod tags;
+mod uri;
 pub mod validate;
 
 pub use cli::Cli;

@@ -27,6 +27,7 @@ use serde_json::{Map, Number, Value};
 use super::compiled::{SchemaOptions, build, rooted_at};
 use super::discriminator;
 use super::tape::{Tape, Token};
+use crate::uri::{has_scheme, resolve as resolve_uri};
 
 /// A check's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,8 +182,11 @@ const SCOPED: &[&str] = &[
 
 /// A schema document the checks read: the one given (index 0) or one its `$ref`s name.
 struct Doc {
-    /// Its absolute URI, without a fragment (empty for the document given).
+    /// Its base URI, without a fragment, that relative `$ref`s in it resolve against:
+    /// its `$id`, else where it was read from (empty when neither is known).
     uri: String,
+    /// The URI it was read by, when another document referred to it.
+    loaded_as: String,
     value: Rc<Value>,
     /// Whether its schemas can be compiled (see [`follows_pointers`]); `$ref`s into one
     /// that cannot are left to the engine.
@@ -193,11 +197,18 @@ struct Doc {
 }
 
 impl Doc {
-    fn new(uri: String, value: Value, is_main: bool) -> Self {
+    /// `value`, read from `uri` (empty when not known).
+    fn new(uri: String, value: Value) -> Self {
         let mut rootable = true;
-        let follows = follows_pointers(&value, is_main, &mut rootable);
+        let follows = follows_pointers(&value, true, &mut rootable);
+        let base = match value.get("$id").and_then(Value::as_str) {
+            Some(id) if uri.is_empty() => id.split('#').next().unwrap_or(id).to_owned(),
+            Some(id) => resolve_uri(&uri, id).unwrap_or_else(|| uri.clone()),
+            None => uri.clone(),
+        };
         Self {
-            uri,
+            uri: base,
+            loaded_as: uri,
             value: Rc::new(value),
             follows,
             rootable,
@@ -251,7 +262,10 @@ impl Checks {
             }
             Some(_) => return None,
         };
-        let main = Doc::new(String::new(), document.clone(), true);
+        let main = Doc::new(
+            options.base_uri.clone().unwrap_or_default(),
+            document.clone(),
+        );
         if !main.follows {
             return None;
         }
@@ -468,14 +482,19 @@ impl Compiler<'_> {
                 own.insert("$schema".into(), uri.clone());
             }
             Value::Object(own)
-        } else if doc != 0 {
+        } else if doc == 0
+            && document.rootable
+            && (pointer.starts_with("/$defs/") || pointer.starts_with("/definitions/"))
+        {
+            rooted_at(&document.value, pointer)
+        } else if !document.loaded_as.is_empty() {
+            // A reference to the node in its file, which the engine reads through the
+            // same retriever.
             own.insert(
                 "$ref".into(),
-                Value::String(format!("{}#{}", document.uri, fragment(pointer))),
+                Value::String(format!("{}#{}", document.loaded_as, fragment(pointer))),
             );
             Value::Object(own)
-        } else if document.rootable {
-            rooted_at(&document.value, pointer)
         } else {
             return Err(Uncovered);
         };
@@ -523,7 +542,17 @@ impl Compiler<'_> {
         let doc = if base.is_empty() {
             doc
         } else {
-            self.document(base).ok_or(Uncovered)?
+            let absolute = if has_scheme(base) {
+                base.to_owned()
+            } else {
+                // Relative: against the referring document's base, as the engine does.
+                let from = &self.docs[doc].uri;
+                if from.is_empty() {
+                    return Err(Uncovered);
+                }
+                resolve_uri(from, base).ok_or(Uncovered)?
+            };
+            self.document(&absolute).ok_or(Uncovered)?
         };
         let value = Rc::clone(&self.docs[doc].value);
         let schema = value.pointer(&target).ok_or(Uncovered)?;
@@ -532,21 +561,20 @@ impl Compiler<'_> {
 
     /// The index of the document at the absolute `uri`, read on first use.
     fn document(&mut self, uri: &str) -> Option<usize> {
-        if let Some(index) = self.docs.iter().position(|d| d.uri == uri) {
+        if let Some(index) = self
+            .docs
+            .iter()
+            .position(|d| d.uri == uri || d.loaded_as == uri)
+        {
             return self.docs[index].follows.then_some(index);
         }
-        let scheme = uri.split_once(':')?.0;
-        if scheme.is_empty()
-            || !scheme
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
-        {
+        if !has_scheme(uri) {
             return None;
         }
         use jsonschema::Retrieve;
         let parsed = jsonschema::Uri::parse(uri.to_owned()).ok()?;
         let value = self.options.retriever.retrieve(&parsed).ok()?;
-        let mut doc = Doc::new(uri.to_owned(), value, true);
+        let mut doc = Doc::new(uri.to_owned(), value);
         doc.follows &= doc.value.get("$schema") == self.dialect.as_ref();
         let follows = doc.follows;
         self.docs.push(doc);
@@ -560,8 +588,13 @@ impl Compiler<'_> {
         map: &Map<String, Value>,
     ) -> Result<Assertions, Uncovered> {
         let mut a = Assertions::default();
-        if map.contains_key("$ref") && self.draft == Draft::D7 && map.len() > 1 {
-            return Err(Uncovered);
+        // Before 2019-09, `$ref` is the whole schema: its siblings are ignored.
+        if self.draft == Draft::D7
+            && let Some(reference) = map.get("$ref")
+        {
+            let reference = reference.as_str().ok_or(Uncovered)?;
+            a.all_of.push(self.reference(doc, reference)?);
+            return Ok(a);
         }
         for (key, value) in map {
             match key.as_str() {

@@ -22,6 +22,7 @@ mod shared_types;
 mod swift_package;
 mod typescript_package;
 mod validate_agreement;
+mod validate_checks_real;
 mod validate_faults;
 mod validate_vectors;
 mod vectors;

@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use fluent_uri::{Iri, IriRef};
+use crate::uri::resolve as resolve_uri;
 use serde_json::Value;
 
 use super::drafts;
@@ -126,15 +126,6 @@ fn base_of(value: &Value, path: Option<&Path>, index: usize) -> String {
         Some(id) => resolve_uri(&fallback, id).unwrap_or(fallback),
         None => fallback,
     }
-}
-
-/// `reference` resolved against `base`, without its fragment.
-fn resolve_uri(base: &str, reference: &str) -> Option<String> {
-    let base = Iri::parse(base).ok()?;
-    let reference = IriRef::parse(reference).ok()?;
-    let resolved = reference.resolve_against(&base).ok()?;
-    let text = resolved.as_str();
-    Some(text.split('#').next().unwrap_or(text).to_owned())
 }
 
 fn strip_empty_fragment(uri: &str) -> &str {

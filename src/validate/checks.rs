@@ -102,6 +102,7 @@ struct Assertions {
     max_length: Option<u64>,
     min_items: Option<u64>,
     max_items: Option<u64>,
+    unique_items: bool,
     prefix_items: Vec<NodeId>,
     items: Option<NodeId>,
     /// `properties` (declared) and required names `properties` does not declare.
@@ -109,6 +110,7 @@ struct Assertions {
     lookup: Option<HashMap<Box<str>, usize>>,
     required: u64,
     additional: Option<NodeId>,
+    property_names: Option<NodeId>,
     min_properties: Option<u64>,
     max_properties: Option<u64>,
     all_of: Vec<NodeId>,
@@ -145,6 +147,10 @@ const MAX_COMPILE_DEPTH: usize = 200;
 
 /// See [`Compiler::engine`].
 const MAX_REF_ENGINES: usize = 32;
+
+/// The most items `uniqueItems` is checked for here (pairwise); longer arrays are left to
+/// the engine.
+const MAX_UNIQUE_ITEMS: usize = 32;
 const MAX_COPIED_PER_NODE: usize = 4;
 
 /// Why a node is left to the engine.
@@ -165,10 +171,8 @@ const ASSERTING: &[&str] = &[
     "minContains",
     "pattern",
     "patternProperties",
-    "propertyNames",
     "unevaluatedItems",
     "unevaluatedProperties",
-    "uniqueItems",
 ];
 
 /// Keywords that make a document's references depend on more than JSON Pointers.
@@ -622,7 +626,8 @@ impl Compiler<'_> {
                 "maxItems" => a.max_items = Some(count(value)?),
                 "minProperties" => a.min_properties = Some(count(value)?),
                 "maxProperties" => a.max_properties = Some(count(value)?),
-                "uniqueItems" if *value == Value::Bool(false) => {}
+                "uniqueItems" => a.unique_items = value.as_bool().ok_or(Uncovered)?,
+                "propertyNames" => a.property_names = Some(self.child(doc, pointer, key, value)?),
                 "format" if !self.formats => {}
                 "properties" => {
                     let at = crate::json_pointer::child(pointer, "properties");
@@ -819,11 +824,13 @@ impl Assertions {
             || self.items.is_some()
             || self.min_items.is_some()
             || self.max_items.is_some()
+            || self.unique_items
         {
             has |= HAS_ITEMS;
         }
         if !self.properties.is_empty()
             || self.additional.is_some()
+            || self.property_names.is_some()
             || self.min_properties.is_some()
             || self.max_properties.is_some()
         {
@@ -991,7 +998,7 @@ impl Run<'_, '_, '_> {
             Token::UInt(_) | Token::Int(_) | Token::Float(_) if a.has & HAS_NUMBER != 0 => {
                 all!(sure, number(a, token));
             }
-            Token::Str(text) if a.has & HAS_LENGTH != 0 => {
+            Token::Str(text) | Token::Key(text) if a.has & HAS_LENGTH != 0 => {
                 let length = tape.text(*text).chars().count() as u64;
                 if a.min_length.is_some_and(|min| length < min)
                     || a.max_length.is_some_and(|max| length > max)
@@ -1017,6 +1024,9 @@ impl Run<'_, '_, '_> {
                     || a.max_items.is_some_and(|max| count > max)
                 {
                     return Verdict::No;
+                }
+                if a.unique_items {
+                    all!(sure, self.unique(at));
                 }
             }
             Token::Object { .. } if a.has & HAS_MEMBERS != 0 => all!(sure, self.object(a, at)),
@@ -1072,6 +1082,9 @@ impl Run<'_, '_, '_> {
         let mut next = 0;
         for (key, value) in self.tape.members(at) {
             count += 1;
+            if let Some(names) = a.property_names {
+                all!(sure, self.check(names, value - 1));
+            }
             let found = match &a.lookup {
                 Some(lookup) => lookup.get(key).copied(),
                 None => {
@@ -1149,13 +1162,75 @@ impl Run<'_, '_, '_> {
         }
     }
 
+    /// Whether the items of the array at `at` are distinct (JSON equality): pairwise for
+    /// up to [`MAX_UNIQUE_ITEMS`] items; past that the engine decides.
+    fn unique(&self, at: usize) -> Verdict {
+        let items: Vec<usize> = self.tape.items(at).take(MAX_UNIQUE_ITEMS + 1).collect();
+        if items.len() > MAX_UNIQUE_ITEMS {
+            return Verdict::Unsure;
+        }
+        for (i, &a) in items.iter().enumerate() {
+            for &b in &items[i + 1..] {
+                match self.same(a, b) {
+                    Some(true) => return Verdict::No,
+                    Some(false) => {}
+                    None => return Verdict::Unsure,
+                }
+            }
+        }
+        Verdict::Yes
+    }
+
+    /// Whether the values at `a` and `b` are equal (numbers by value, objects in any
+    /// order); `None` when numbers cannot be compared exactly.
+    fn same(&self, a: usize, b: usize) -> Option<bool> {
+        let tape = self.tape;
+        Some(match (tape.token(a), tape.token(b)) {
+            (Token::Null, Token::Null) => true,
+            (Token::Bool(x), Token::Bool(y)) => x == y,
+            (Token::Str(x), Token::Str(y)) => tape.text(*x) == tape.text(*y),
+            (x @ (Token::UInt(_) | Token::Int(_) | Token::Float(_)), y) => {
+                match (token_num(x), token_num(y)) {
+                    (Some(x), Some(y)) => cmp_num(x, y)?.is_eq(),
+                    _ => false,
+                }
+            }
+            (Token::Array { .. }, Token::Array { .. }) => {
+                if tape.items(a).count() != tape.items(b).count() {
+                    return Some(false);
+                }
+                for (x, y) in tape.items(a).zip(tape.items(b)) {
+                    if !self.same(x, y)? {
+                        return Some(false);
+                    }
+                }
+                true
+            }
+            (Token::Object { .. }, Token::Object { .. }) => {
+                if tape.members(a).count() != tape.members(b).count() {
+                    return Some(false);
+                }
+                for (key, x) in tape.members(a) {
+                    let Some(y) = tape.member(b, key) else {
+                        return Some(false);
+                    };
+                    if !self.same(x, y)? {
+                        return Some(false);
+                    }
+                }
+                true
+            }
+            _ => false,
+        })
+    }
+
     /// Whether the value at `at` equals `value` (numbers by value, objects in any order).
     fn equals(&self, at: usize, value: &Value) -> bool {
         let tape = self.tape;
         match (tape.token(at), value) {
             (Token::Null, Value::Null) => true,
             (Token::Bool(a), Value::Bool(b)) => a == b,
-            (Token::Str(a), Value::String(b)) => tape.text(*a) == b,
+            (Token::Str(a) | Token::Key(a), Value::String(b)) => tape.text(*a) == b,
             (number @ (Token::UInt(_) | Token::Int(_) | Token::Float(_)), Value::Number(b)) => {
                 token_num(number)
                     .and_then(|a| cmp_num(a, num_of(b)))
@@ -1395,8 +1470,24 @@ mod tests {
                 ],
             ),
             (
-                json!({"type": "array", "uniqueItems": true, "items": {"type": "integer"}}),
-                vec!["[1, 2]", "[1, 1.0]", "[1, \"a\"]"],
+                json!({"type": "array", "uniqueItems": true, "items": {"type": ["integer", "object", "array"]}}),
+                vec![
+                    "[1, 2]",
+                    "[1, 1.0]",
+                    "[1, \"a\"]",
+                    r#"[{"a": 1, "b": [2]}, {"b": [2.0], "a": 1}]"#,
+                    r#"[{"a": 1}, {"a": 2}, [1], [1, 2]]"#,
+                    "[[1], [1]]",
+                ],
+            ),
+            (
+                json!({"type": "object", "propertyNames": {"maxLength": 3, "not": {"const": "bad"}}}),
+                vec![
+                    r#"{"abc": 1, "de": 2}"#,
+                    r#"{"abcd": 1}"#,
+                    r#"{"bad": 1}"#,
+                    "{}",
+                ],
             ),
             (
                 json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"s": {"type": "string"}},

@@ -55,7 +55,8 @@ struct Args {
     violations: Vec<usize>,
     /// The CLI end to end: a stream of at least this many MiB (the corpus repeated),
     /// validated by `symgen validate --schema` as a child process, by the same path in
-    /// process (`stream::validate_reader`), and by a `read_line` + `IgnoredAny` loop.
+    /// process (`stream::validate_reader`), by the `jsonschema` and `boon` crates line by
+    /// line, and by a `read_line` + `IgnoredAny` loop.
     #[arg(long, value_name = "MIB")]
     stream: Option<u64>,
     /// Print the approach keys, one a line, and exit.
@@ -313,8 +314,9 @@ fn many_violations(sizes: &[usize]) -> Result<(), String> {
     Ok(())
 }
 
-/// `--stream`: the CLI against the same validation in process and against the floor, on
-/// one stream file. The CLI's time and peak memory come from `/usr/bin/time`.
+/// `--stream`: the CLI against the same validation in process, against the `jsonschema`
+/// and `boon` crates line by line, and against the floor, on one stream file. The CLI's
+/// time and peak memory come from `/usr/bin/time`.
 fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<(), String> {
     use std::io::{BufRead, BufReader, BufWriter, Write};
     let err = |e: std::io::Error| e.to_string();
@@ -340,20 +342,40 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
         ))
     };
 
-    // The floor: lines read and checked for syntax, nothing else.
-    let start = Instant::now();
-    let mut input = reader()?;
-    let mut line = String::new();
-    let mut seen = 0u64;
-    while input.read_line(&mut line).map_err(err)? > 0 {
-        let text = line.trim_end_matches('\n');
-        if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
-            seen += 1;
+    // Seconds to read every line and judge it with `accept`, which must accept all.
+    let per_line = |name: &str, accept: &dyn Fn(&str) -> bool| -> Result<f64, String> {
+        let start = Instant::now();
+        let mut input = reader()?;
+        let mut line = String::new();
+        let mut seen = 0u64;
+        while input.read_line(&mut line).map_err(err)? > 0 {
+            if accept(line.trim_end_matches('\n')) {
+                seen += 1;
+            }
+            line.clear();
         }
-        line.clear();
-    }
-    let floor = start.elapsed().as_secs_f64();
-    assert_eq!(seen, lines, "every line is JSON");
+        let seconds = start.elapsed().as_secs_f64();
+        if seen != lines {
+            return Err(format!("{name}: {seen} of {lines} lines accepted"));
+        }
+        Ok(seconds)
+    };
+
+    // The floor: lines read and checked for syntax, nothing else.
+    let floor = per_line("floor", &|text| {
+        serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+    })?;
+
+    // The peers, line by line: parse to a `Value`, then validate.
+    let engine = support::approaches::jsonschema_validator(corpus.protocol, schema_dir)?;
+    let jsonschema = per_line("jsonschema", &|text| {
+        serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| engine.is_valid(&v))
+    })?;
+    let (schemas, index) = support::approaches::boon_validator(corpus.protocol, schema_dir)?;
+    let boon = per_line("boon", &|text| {
+        serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|v| schemas.validate(&v, index).is_ok())
+    })?;
 
     // In process: what the CLI runs, without the CLI.
     let validator =
@@ -402,6 +424,8 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
     );
     for (name, seconds) in [
         ("read_line + IgnoredAny (floor)", floor),
+        ("read_line + Value + jsonschema", jsonschema),
+        ("read_line + Value + boon", boon),
         ("in process (stream::validate_reader)", in_process),
         ("CLI `symgen validate --schema`", wall),
     ] {

@@ -200,9 +200,9 @@ impl Validator {
     }
 
     /// The validator with `selector` as one more root, unless a root has that name: a
-    /// definition's name or a JSON Pointer fragment (`#/$defs/X`); see
-    /// [`CompiledSchema::add_root`]. Judge messages against it with
-    /// [`Self::validate_root_str`].
+    /// definition's name (under `$defs` or `definitions`) or a JSON Pointer fragment
+    /// (`#/$defs/X`); a tagged union of definitions is dispatched on its tag like a
+    /// built-in root. Judge messages against it with [`Self::validate_root_str`].
     pub fn with_root(mut self, selector: &str) -> Result<Self> {
         if self.root_names().any(|name| name == selector) {
             return Ok(self);

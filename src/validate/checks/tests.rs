@@ -1,0 +1,266 @@
+//! The checks against the engine, keyword by keyword, and the documents they leave alone.
+
+use serde_json::{Map, json};
+
+use super::compile::MAX_REF_ENGINES;
+use super::*;
+use crate::validate::compiled::{SchemaOptions, build};
+use crate::validate::tape;
+
+/// Each schema with messages: the checks must answer on their own (not `Unsure`)
+/// and give the engine's verdict.
+#[test]
+fn agree_with_the_engine_keyword_by_keyword() {
+    let cases = [
+        (
+            json!({"type": "integer", "minimum": 1.5, "exclusiveMaximum": 18446744073709551615_u64}),
+            vec![
+                "1",
+                "2",
+                "2.0",
+                "1.5",
+                "-3",
+                "18446744073709551614",
+                "18446744073709551615",
+                "1e300",
+            ],
+        ),
+        (
+            json!({"type": ["number", "null"], "maximum": -1e300, "multipleOf": 3}),
+            vec!["null", "-3", "-6", "true"],
+        ),
+        (
+            json!({"type": "integer", "multipleOf": 3, "minimum": -9223372036854775808_i64}),
+            vec!["-9", "-9223372036854775808", "9", "10", "9.5"],
+        ),
+        (
+            json!({"type": "string", "minLength": 2, "maxLength": 3}),
+            vec![
+                r#""a""#,
+                r#""ab""#,
+                r#""🦀🦀""#,
+                r#""abcd""#,
+                r#""\u00e9\u00e9\u00e9""#,
+                "1",
+            ],
+        ),
+        (
+            json!({"enum": [1, "a", null, {"k": [1, 2.0]}, [true]]}),
+            vec![
+                "1.0",
+                r#""a""#,
+                "null",
+                r#"{"k": [1.0, 2]}"#,
+                r#"{"k": [1, 2], "x": 1}"#,
+                "[true]",
+                "[false]",
+                "2",
+            ],
+        ),
+        (
+            json!({"const": {"a": 1, "b": "x"}}),
+            vec![
+                r#"{"b": "x", "a": 1}"#,
+                r#"{"a": 1}"#,
+                r#"{"a": 1, "b": "y"}"#,
+            ],
+        ),
+        (
+            json!({
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+                "required": ["a", "c"],
+                "additionalProperties": {"type": "boolean"},
+                "maxProperties": 3
+            }),
+            vec![
+                r#"{"a": "x", "c": true}"#,
+                r#"{"a": "x", "c": 1}"#,
+                r#"{"a": "x"}"#,
+                r#"{"a": "x", "c": false, "b": 1}"#,
+                r#"{"a": "x", "c": false, "b": 1, "d": true}"#,
+                r#"{"a": 1, "c": true}"#,
+                "[]",
+            ],
+        ),
+        (
+            json!({"prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false, "minItems": 1}),
+            vec![
+                r#"["a"]"#,
+                r#"["a", 1]"#,
+                r#"["a", 1, 2]"#,
+                "[]",
+                "[1]",
+                r#"{"a": 1}"#,
+            ],
+        ),
+        (
+            json!({
+                "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}, "v": {"type": "integer"}}, "additionalProperties": false}},
+                "$ref": "#/$defs/node"
+            }),
+            vec![
+                r#"{"v": 1, "next": {"next": {"v": 2}}}"#,
+                r#"{"next": {"next": {"v": "x"}}}"#,
+                r#"{"w": 1}"#,
+            ],
+        ),
+        (
+            json!({
+                "oneOf": [
+                    {"type": "object", "properties": {"type": {"const": "a"}, "x": {"type": "integer"}}, "required": ["type", "x"]},
+                    {"type": "object", "properties": {"type": {"enum": ["b", "B"]}}, "required": ["type"]},
+                    {"type": "object", "properties": {"type": {"type": "string", "not": {"enum": ["a", "b", "B"]}}}, "required": ["type"]}
+                ]
+            }),
+            vec![
+                r#"{"type": "a", "x": 1}"#,
+                r#"{"type": "a", "x": "1"}"#,
+                r#"{"type": "B"}"#,
+                r#"{"type": "zzz"}"#,
+                r#"{"type": 1}"#,
+                r#"{"x": 1}"#,
+            ],
+        ),
+        (
+            json!({"anyOf": [
+                {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+                {"properties": {"t": {"const": "b"}, "n": {"type": "integer"}}, "required": ["n"]}
+            ]}),
+            vec![
+                r#"{"t": "a"}"#,
+                r#"{"n": 1}"#,
+                r#"{"n": "x"}"#,
+                r#"{"t": "b", "n": 1}"#,
+                r#"{"t": "b"}"#,
+                "{}",
+                "3",
+            ],
+        ),
+        (
+            json!({"anyOf": [{"type": "integer"}, {"minimum": 2}], "not": {"const": 3}}),
+            vec!["1", "2.5", "3", "-1.5", r#""s""#],
+        ),
+        (
+            json!({"if": {"properties": {"k": {"const": 1}}}, "then": {"required": ["a"]}, "else": {"required": ["b"]}}),
+            vec![
+                r#"{"k": 1, "a": 0}"#,
+                r#"{"k": 1, "b": 0}"#,
+                r#"{"k": 2, "b": 0}"#,
+                r#"{"k": 2}"#,
+                "7",
+            ],
+        ),
+        (
+            json!({"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "properties": {"s": {"pattern": "^[a-z]+$"}}}),
+            vec![
+                r#"{"x-a": "y", "s": "abc"}"#,
+                r#"{"x-a": 1}"#,
+                r#"{"s": "ABC"}"#,
+            ],
+        ),
+        (
+            json!({"type": "array", "uniqueItems": true, "items": {"type": ["integer", "object", "array"]}}),
+            vec![
+                "[1, 2]",
+                "[1, 1.0]",
+                "[1, \"a\"]",
+                r#"[{"a": 1, "b": [2]}, {"b": [2.0], "a": 1}]"#,
+                r#"[{"a": 1}, {"a": 2}, [1], [1, 2]]"#,
+                "[[1], [1]]",
+            ],
+        ),
+        (
+            json!({"type": "object", "propertyNames": {"maxLength": 3, "not": {"const": "bad"}}}),
+            vec![
+                r#"{"abc": 1, "de": 2}"#,
+                r#"{"abcd": 1}"#,
+                r#"{"bad": 1}"#,
+                "{}",
+            ],
+        ),
+        (
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"s": {"type": "string"}},
+                   "properties": {"a": {"$ref": "#/definitions/s", "type": "integer"}}, "items": [{"type": "integer"}]}),
+            vec![r#"{"a": "x"}"#, r#"{"a": 1}"#, r#"["x"]"#, "[1, \"x\"]"],
+        ),
+        (json!(false), vec!["1", "{}"]),
+        (json!({}), vec!["1", "{}"]),
+    ];
+    let options = SchemaOptions::default();
+    for (schema, messages) in cases {
+        let checks = Checks::compile(&schema, &options, &[""]).expect("compiled");
+        let engine = build(&options, &schema).unwrap();
+        for text in messages {
+            let tape = tape::read(text, false).unwrap();
+            let expected = engine.is_valid(&serde_json::from_str(text).unwrap());
+            let verdict = checks.check(0, &tape);
+            assert_eq!(
+                verdict,
+                if expected { Verdict::Yes } else { Verdict::No },
+                "{schema} on {text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn dispatch_on_the_tag_checks_only_the_alternatives_that_take_it() {
+    let schema = json!({"anyOf": [
+        {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+        {"properties": {"t": {"const": "b"}}, "required": ["t"]},
+        {"properties": {"t": {"not": {"enum": ["a", "b"]}}}}
+    ]});
+    let options = SchemaOptions::default();
+    let checks = Checks::compile(&schema, &options, &[""]).unwrap();
+    let Node::Schema(root) = &checks.nodes[0] else {
+        panic!("the root is compiled");
+    };
+    let tagging = root.any_of.as_ref().unwrap().tag.as_ref().unwrap();
+    assert_eq!(&*tagging.key, "t");
+    assert_eq!(tagging.by_tag[&Box::<str>::from("a")].len(), 1);
+    assert_eq!(tagging.other.len(), 1);
+}
+
+#[test]
+fn leaves_documents_it_cannot_follow_to_the_engine() {
+    let options = SchemaOptions::default();
+    for schema in [
+        json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer"}),
+        json!({"$schema": "http://localhost:1234/draft2020-12/metaschema-no-validation.json"}),
+        json!({"$defs": {"a": {"$id": "http://example.com/a", "type": "string"}}}),
+        json!({"$defs": {"a": {"$anchor": "x"}}, "$ref": "#x"}),
+        json!({"$dynamicAnchor": "node", "type": "object"}),
+    ] {
+        assert!(
+            Checks::compile(&schema, &options, &[""]).is_none(),
+            "{schema}"
+        );
+    }
+    // Many uncovered nodes that follow references: a bounded number get engines of
+    // their own, and messages reaching the rest take the general path.
+    let mut defs = Map::new();
+    for i in 0..200 {
+        defs.insert(
+            format!("d{i}"),
+            json!({"pattern": "^a", "properties": {"next": {"$ref": format!("#/$defs/d{}", (i + 1) % 200)}}}),
+        );
+    }
+    let many = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+    let checks = Checks::compile(&many, &options, &[""]).unwrap();
+    let engines = checks
+        .nodes
+        .iter()
+        .filter(|n| matches!(n, Node::Engine(_)))
+        .count();
+    assert!(engines <= MAX_REF_ENGINES, "{engines} engines");
+    let deep = format!("{}\"a\"{}", r#"{"next": "#.repeat(100), "}".repeat(100));
+    let tape = tape::read(&deep, false).unwrap();
+    assert_ne!(checks.check(0, &tape), Verdict::No);
+    // A loop of references that reads nothing gives up rather than recursing.
+    let looping = json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
+    if let Some(checks) = Checks::compile(&looping, &options, &[""]) {
+        let tape = tape::read("1", false).unwrap();
+        assert_eq!(checks.check(0, &tape), Verdict::Unsure);
+    }
+}

@@ -102,7 +102,7 @@ fn run(files: &[PathBuf], remotes: &Path) -> Tally {
             };
             for case in group.tests {
                 // The parsed value takes the general engine; the text takes the checks
-                // compiled from the schema first (validate/checks.rs) and the engine
+                // compiled from the schema first (src/validate/checks/) and the engine
                 // where they cannot tell. Both must give the suite's verdict.
                 let text = serde_json::to_string(&case.data).unwrap();
                 let engine = validator.validate_value(&case.data).outcome != Outcome::Invalid;

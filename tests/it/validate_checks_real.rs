@@ -1,4 +1,4 @@
-//! The checks compiled from a user's schema (src/validate/checks.rs) give the general
+//! The checks compiled from a user's schema (src/validate/checks/) give the general
 //! engine's verdict on schemas symgen did not write: the real-world corpus
 //! (tests/fixtures/real: SchemaStore schemas, draft-07 and 2020-12, and the MCP types)
 //! with every published instance (valid, invalid, unknown) and mutations of each (a

@@ -12,8 +12,9 @@
 #       --sanitizer address builds with it.
 #
 # cargo-fuzz is installed into fuzz/.tools on first use (from cargo's configured
-# registry, pinned with --locked). The checked-in seeds are fuzz/seeds/TARGET/; the
-# corpus a run grows is fuzz/corpus/TARGET/ (git-ignored). Not part of CI: a run of
+# registry, pinned with --locked). The checked-in seeds are fuzz/seeds/TARGET/
+# (schema_checks starts from schema_model's); the corpus a run grows is
+# fuzz/corpus/TARGET/ (git-ignored). Not part of CI: a run of
 # 10^7 executions per target takes hours on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ while (($#)); do
     esac
 done
 if ((${#targets[@]} == 0)); then
-    targets=(validate schema_model generate)
+    targets=(validate schema_model schema_checks generate)
 fi
 
 tools="$PWD/fuzz/.tools"
@@ -61,8 +62,13 @@ for target in "${targets[@]}"; do
         validate) max_len=65536 ;;
         *) max_len=8192 ;;
     esac
+    # schema_checks reads schemas, like schema_model: it starts from the same seeds.
+    seeds="fuzz/seeds/$target"
+    if [[ "$target" == schema_checks ]]; then
+        seeds=fuzz/seeds/schema_model
+    fi
     if ! cargo +nightly fuzz run --sanitizer "$sanitizer" --fuzz-dir fuzz "$target" \
-        "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
+        "fuzz/corpus/$target" "$seeds" -- \
         "${limit[@]}" -max_len="$max_len" -rss_limit_mb=2048 -print_final_stats=1 \
         >"$log" 2>&1; then
         tail -n 40 "$log" >&2

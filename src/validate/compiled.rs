@@ -426,7 +426,8 @@ impl CompiledSchema {
         }
     }
 
-    /// Whether root `index` accepts `value`: the yes/no check, without the error walk.
+    /// The roots compiled into checks (on first use; `None` for a document the checks
+    /// do not follow).
     fn checks(&self) -> Option<&Checks> {
         self.checks
             .get_or_init(|| {
@@ -481,6 +482,7 @@ impl CompiledSchema {
         None
     }
 
+    /// Whether root `index` accepts `value`: the yes/no check, without the error walk.
     pub fn accepts(&self, index: usize, value: &Value) -> bool {
         self.roots[index].engine.is_valid(value)
     }

@@ -37,7 +37,7 @@ struct Run<'c, 'a, 't> {
     nodes: &'c [Node],
     tape: &'a Tape<'t>,
     /// Checks left before the run gives up (an `anyOf` of `anyOf`s can re-read a value
-    /// many times).
+    /// many times; a value judged by an engine costs one per token).
     budget: u64,
     depth: u32,
 }
@@ -65,6 +65,14 @@ impl Run<'_, '_, '_> {
             Node::Never => Verdict::No,
             Node::Unsure => Verdict::Unsure,
             Node::Engine(engine) => {
+                // The value is built and walked once per call: charged by its size, so
+                // that the run stays linear in the message.
+                let size = (self.tape.end(at) - at) as u64;
+                if size > self.budget {
+                    self.depth -= 1;
+                    return Verdict::Unsure;
+                }
+                self.budget -= size;
                 if engine.is_valid(&self.tape.to_value(at)) {
                     Verdict::Yes
                 } else {

@@ -12,6 +12,25 @@ pub(crate) fn resolve(base: &str, reference: &str) -> Option<String> {
     Some(text.split('#').next().unwrap_or(text).to_owned())
 }
 
+/// `text` with every byte outside ASCII letters, digits and `keep` written as `%XX`: a
+/// file path in a `file:` URI, a JSON Pointer in a fragment.
+pub(crate) fn percent_encode(text: &str, keep: &[u8]) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || keep.contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// A JSON Pointer written as a URI fragment (without the `#`).
+pub(crate) fn fragment(pointer: &str) -> String {
+    percent_encode(pointer, b"/-._~$!&'()*+,;=:@")
+}
+
 /// Whether `uri` starts with a scheme (`file:`, `https:`, `urn:`): an absolute URI.
 pub(crate) fn has_scheme(uri: &str) -> bool {
     uri.split_once(':').is_some_and(|(scheme, _)| {
@@ -33,6 +52,7 @@ mod tests {
             Some("file:///a/b/support/x.json")
         );
         assert!(has_scheme("urn:symgen:schema:p") && has_scheme("https://e.example/s"));
+        assert_eq!(fragment("/$defs/A B%"), "/$defs/A%20B%25");
         assert!(!has_scheme("support/x.json") && !has_scheme("#/$defs/A") && !has_scheme(":x"));
     }
 }

@@ -190,7 +190,10 @@ pub(super) fn rooted_at(document: &Value, pointer: &str) -> Value {
             }
         }
     }
-    copy.insert("$ref".into(), Value::String(format!("#{pointer}")));
+    copy.insert(
+        "$ref".into(),
+        Value::String(format!("#{}", crate::uri::fragment(pointer))),
+    );
     Value::Object(copy)
 }
 

@@ -101,16 +101,7 @@ pub(super) struct Resources {
 }
 
 fn percent_encode_path(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    let mut out = String::with_capacity(text.len() + 8);
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    crate::uri::percent_encode(&path.to_string_lossy(), b"-._~/")
 }
 
 fn percent_decode(text: &str) -> Option<String> {

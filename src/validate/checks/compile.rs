@@ -11,7 +11,7 @@ use super::{
     ARRAY, Assertions, BOOLEAN, Checks, Draft, INTEGER, NULL, NUMBER, Node, NodeId, OBJECT,
     Property, STRING, Tagging, Union,
 };
-use crate::uri::{has_scheme, resolve as resolve_uri};
+use crate::uri::{fragment, has_scheme, resolve as resolve_uri};
 use crate::validate::compiled::{SchemaOptions, build, rooted_at};
 use crate::validate::discriminator;
 
@@ -643,17 +643,4 @@ impl Compiler<'_> {
             untagged,
         })
     }
-}
-
-/// A JSON Pointer written as a URI fragment.
-fn fragment(pointer: &str) -> String {
-    let mut out = String::with_capacity(pointer.len());
-    for byte in pointer.bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~$!&'()*+,;=:@".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
 }

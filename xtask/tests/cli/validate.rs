@@ -383,3 +383,31 @@ fn a_bag_of_definitions_warns_and_any_definition_can_be_the_root() {
         stderr(&out)
     );
 }
+
+/// Definition names are JSON keys, not URI text: a space, a `%` or a non-ASCII letter
+/// in a name still selects that definition (its pointer is percent-encoded in the
+/// reference the engine follows).
+#[test]
+fn a_definition_named_with_characters_a_uri_escapes_can_be_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"A%B": {"type": "integer"}, "C D": {"type": "string"}, "ü": {"type": "boolean"}}}"#;
+    std::fs::write(dir.path().join("s.json"), schema).unwrap();
+    std::fs::write(dir.path().join("in.jsonl"), "1\n\"x\"\ntrue\n").unwrap();
+    for (root, valid_line) in [("A%B", 1), ("C D", 2), ("ü", 3)] {
+        let out = symgen(
+            &["validate", "--schema", "s.json", "--root", root, "in.jsonl"],
+            dir.path(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{root}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            text.contains("summary: 3 message(s): 1 valid, 2 invalid, 0 unknown"),
+            "{root}: {text}"
+        );
+        assert!(
+            !text.contains(&format!("in.jsonl:{valid_line}:")),
+            "{root}: {text}"
+        );
+    }
+}

@@ -317,8 +317,9 @@ impl Compiler<'_> {
         pointer: &str,
         schema: &Value,
     ) -> Result<jsonschema::Validator, Uncovered> {
-        let follows_refs = has_ref(schema) && !(doc == 0 && pointer.is_empty());
-        if follows_refs {
+        let whole = doc == 0 && pointer.is_empty();
+        let refers = has_ref(schema);
+        if refers && !whole {
             if self.ref_engines >= MAX_REF_ENGINES {
                 return Err(Uncovered);
             }
@@ -329,19 +330,17 @@ impl Compiler<'_> {
                 return Err(Uncovered);
             }
         }
-        let document = &self.docs[doc];
-        let mut own = Map::new();
-        if let Some(uri) = &self.dialect {
-            own.insert("$schema".into(), uri.clone());
-        }
-        let source = if doc == 0 && pointer.is_empty() {
-            (*document.value).clone()
-        } else if !has_ref(schema) {
-            let mut own = schema.as_object().cloned().unwrap_or_default();
+        let in_dialect = |mut map: Map<String, Value>| {
             if let Some(uri) = &self.dialect {
-                own.insert("$schema".into(), uri.clone());
+                map.insert("$schema".into(), uri.clone());
             }
-            Value::Object(own)
+            Value::Object(map)
+        };
+        let document = &self.docs[doc];
+        let source = if whole {
+            (*document.value).clone()
+        } else if !refers {
+            in_dialect(schema.as_object().cloned().unwrap_or_default())
         } else if doc == 0
             && document.rootable
             && (pointer.starts_with("/$defs/") || pointer.starts_with("/definitions/"))
@@ -350,11 +349,11 @@ impl Compiler<'_> {
         } else if !document.loaded_as.is_empty() {
             // A reference to the node in its file, which the engine reads through the
             // same retriever.
-            own.insert(
-                "$ref".into(),
-                Value::String(format!("{}#{}", document.loaded_as, fragment(pointer))),
-            );
-            Value::Object(own)
+            let reference = format!("{}#{}", document.loaded_as, fragment(pointer));
+            in_dialect(Map::from_iter([(
+                "$ref".to_owned(),
+                Value::String(reference),
+            )]))
         } else {
             return Err(Uncovered);
         };

@@ -27,57 +27,39 @@ fn others() -> [Value; 6] {
 /// value of each JSON type, the same one level down, and an array's first item replaced.
 fn variants(message: &Value) -> Vec<Value> {
     let mut out = vec![message.clone()];
-    match message {
+    out.extend(mutations(message, 8, &others(), true));
+    out
+}
+
+/// Each of the first `keys` members of an object removed or swapped for each of
+/// `swaps` (with `nested`, then each member's own mutations, 4 members and 3 swaps);
+/// an array's first item swapped for each of `swaps`.
+fn mutations(value: &Value, keys: usize, swaps: &[Value], nested: bool) -> Vec<Value> {
+    let mut out = Vec::new();
+    match value {
         Value::Object(map) => {
-            for key in map.keys().take(8) {
+            for key in map.keys().take(keys) {
                 let mut removed = map.clone();
                 removed.shift_remove(key);
                 out.push(Value::Object(removed));
-                for other in others() {
+                for other in swaps {
                     let mut swapped = map.clone();
-                    swapped.insert(key.clone(), other);
+                    swapped.insert(key.clone(), other.clone());
                     out.push(Value::Object(swapped));
                 }
-                if matches!(map[key], Value::Object(_) | Value::Array(_)) {
-                    for inner in variants_one_level(&map[key]) {
-                        let mut nested = map.clone();
-                        nested.insert(key.clone(), inner);
-                        out.push(Value::Object(nested));
+                if nested {
+                    for inner in mutations(&map[key], 4, &swaps[..3], false) {
+                        let mut with = map.clone();
+                        with.insert(key.clone(), inner);
+                        out.push(Value::Object(with));
                     }
                 }
             }
         }
         Value::Array(items) if !items.is_empty() => {
-            for other in others() {
+            for other in swaps {
                 let mut swapped = items.clone();
-                swapped[0] = other;
-                out.push(Value::Array(swapped));
-            }
-        }
-        _ => {}
-    }
-    out
-}
-
-fn variants_one_level(value: &Value) -> Vec<Value> {
-    let mut out = Vec::new();
-    match value {
-        Value::Object(map) => {
-            for key in map.keys().take(4) {
-                let mut removed = map.clone();
-                removed.shift_remove(key);
-                out.push(Value::Object(removed));
-                for other in [Value::from(7), Value::from("x"), Value::Null] {
-                    let mut swapped = map.clone();
-                    swapped.insert(key.clone(), other);
-                    out.push(Value::Object(swapped));
-                }
-            }
-        }
-        Value::Array(items) if !items.is_empty() => {
-            for other in [Value::from(7), Value::from("x"), Value::Null] {
-                let mut swapped = items.clone();
-                swapped[0] = other;
+                swapped[0] = other.clone();
                 out.push(Value::Array(swapped));
             }
         }

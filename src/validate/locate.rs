@@ -10,6 +10,20 @@ use super::report::Position;
 /// path: the object the key is missing from. With duplicate keys, the last one counts, as
 /// in the parsed value.
 pub fn offset_of(text: &str, pointer: &str) -> usize {
+    offset_in(text, pointer, Keys::LastWins)
+}
+
+/// Which member [`find_member`] takes for a key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keys {
+    /// The last one with the key, as serde_json keeps it: the whole object is read.
+    LastWins,
+    /// The first one: the caller knows no object in the text has a key twice, so the
+    /// scan stops there.
+    Unique,
+}
+
+fn offset_in(text: &str, pointer: &str, keys: Keys) -> usize {
     let bytes = text.as_bytes();
     let mut pos = skip_ws(bytes, 0);
     if pointer.is_empty() {
@@ -17,7 +31,7 @@ pub fn offset_of(text: &str, pointer: &str) -> usize {
     }
     for segment in crate::json_pointer::tokens(pointer) {
         match bytes.get(pos) {
-            Some(b'{') => match find_member(text, pos, &segment) {
+            Some(b'{') => match find_member(text, pos, &segment, keys) {
                 Some(value) => pos = value,
                 None => return pos,
             },
@@ -111,9 +125,16 @@ pub fn position_of(text: &str, offset: usize) -> Position {
         offset -= 1;
     }
     let before = &text[..offset];
-    let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
+    // Most messages are one line: no newline before the offset, nothing to count.
+    let (line, line_start) = match memchr::memrchr(b'\n', before.as_bytes()) {
+        None => (1, 0),
+        Some(last) => (
+            memchr::memchr_iter(b'\n', &before.as_bytes()[..last]).count() as u64 + 2,
+            last + 1,
+        ),
+    };
     Position {
-        line: memchr::memchr_iter(b'\n', before.as_bytes()).count() as u64 + 1,
+        line,
         column: before[line_start..].chars().count() as u64 + 1,
     }
 }
@@ -121,6 +142,13 @@ pub fn position_of(text: &str, offset: usize) -> Position {
 /// The position of the value at `pointer` in `text`.
 pub fn locate(text: &str, pointer: &str) -> Position {
     position_of(text, offset_of(text, pointer))
+}
+
+/// [`locate`] in a text where no object has a key twice (a message whose read found no
+/// [`super::faults::FaultKind::Duplicate`]): the scan stops at the member it wants
+/// instead of reading each object on the path to its end.
+pub fn locate_unique(text: &str, pointer: &str) -> Position {
+    position_of(text, offset_in(text, pointer, Keys::Unique))
 }
 
 pub(super) fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
@@ -188,7 +216,7 @@ pub(super) fn skip_value(bytes: &[u8], pos: usize) -> usize {
     }
 }
 
-fn find_member(text: &str, open: usize, wanted: &str) -> Option<usize> {
+fn find_member(text: &str, open: usize, wanted: &str, keys: Keys) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut pos = skip_ws(bytes, open + 1);
     let mut found = None;
@@ -203,6 +231,9 @@ fn find_member(text: &str, open: usize, wanted: &str) -> Option<usize> {
         pos = skip_ws(bytes, key_end);
         pos = skip_ws(bytes, pos + 1); // past ':'
         if matches {
+            if keys == Keys::Unique {
+                return Some(pos);
+            }
             found = Some(pos);
         }
         pos = skip_ws(bytes, skip_value(bytes, pos));
@@ -250,6 +281,34 @@ mod tests {
         assert!(at("/a/d~0~1").starts_with("true"));
         assert!(at("/eA").starts_with("null"));
         assert!(at("/n").starts_with("-1.5e3"));
+    }
+
+    #[test]
+    fn a_key_given_twice_is_the_last_one_unless_keys_are_known_unique() {
+        let twice = r#"{"a": 1, "b": {"c": 2, "c": 3}, "a": 4}"#;
+        assert!(twice[offset_of(twice, "/a")..].starts_with("4}"));
+        assert!(twice[offset_of(twice, "/b/c")..].starts_with("3}"));
+        assert!(twice[offset_in(twice, "/a", Keys::Unique)..].starts_with("1,"));
+        assert!(twice[offset_in(twice, "/b/c", Keys::Unique)..].starts_with("2,"));
+        // Where keys are unique, stopping at the first match finds the same place,
+        // missing keys included.
+        for pointer in [
+            "",
+            "/a",
+            "/a/b/1/c",
+            "/a/d~0~1",
+            "/eA",
+            "/n",
+            "/a/missing",
+            "/x/y",
+        ] {
+            assert_eq!(
+                offset_in(TEXT, pointer, Keys::Unique),
+                offset_of(TEXT, pointer),
+                "{pointer}"
+            );
+        }
+        assert_eq!(locate_unique(TEXT, "/a/d~0~1"), locate(TEXT, "/a/d~0~1"));
     }
 
     #[test]

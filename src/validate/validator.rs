@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::explain::child;
 use super::faults::{self, Fault};
-use super::locate::{Peek, locate, peek_with};
+use super::locate::{Peek, locate, locate_unique, peek_with};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
@@ -453,9 +453,16 @@ impl Validator {
         if !found.is_empty() {
             report = self.judge_faults(report, text, &value, &found);
         }
+        // The read reports a key given twice as a fault; without one, the locator may
+        // stop at the first member with the key it looks for.
+        let unique = !found.iter().any(|f| f.what == faults::FaultKind::Duplicate);
         for violation in &mut report.violations {
             if violation.position.is_none() {
-                violation.position = Some(locate(text, &violation.pointer));
+                violation.position = Some(if unique {
+                    locate_unique(text, &violation.pointer)
+                } else {
+                    locate(text, &violation.pointer)
+                });
             }
         }
         report.violations.sort_by_key(|v| v.position);

@@ -24,7 +24,7 @@
 //! saying where it was. After the schema walk has judged the stand-in message,
 //! [`kept`] says which faults sit where the message is decoded.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -98,11 +98,26 @@ pub fn parse(text: &str) -> Option<(Value, Vec<Fault>)> {
 /// Integral floats are looked for only when `integers` (the schema has a Rust integer
 /// `format`, see [`has_rust_integers`]).
 pub fn read(text: &str, integers: bool) -> Result<(Value, Vec<Fault>), serde_json::Error> {
+    thread_local! {
+        /// The members of the objects being read (see [`Tracked`]), kept from one
+        /// message to the next so that the stack does not grow again each time.
+        static MEMBERS: RefCell<Vec<(String, Value)>> = const { RefCell::new(Vec::new()) };
+    }
+    /// Past this many members the stack is not kept for the next message.
+    const KEPT: usize = 1024;
     let twice = Cell::new(false);
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let read = Tracked(&twice, integers)
-        .deserialize(&mut deserializer)
-        .and_then(|value| deserializer.end().map(|()| value));
+    let read = MEMBERS.with(|members| {
+        let read = Tracked(&twice, integers, members)
+            .deserialize(&mut deserializer)
+            .and_then(|value| deserializer.end().map(|()| value));
+        let mut members = members.borrow_mut();
+        members.clear();
+        if members.capacity() > KEPT {
+            *members = Vec::new();
+        }
+        read
+    });
     match read {
         Ok(value) if twice.get() => Ok(parse(text).unwrap_or((value, Vec::new()))),
         Ok(value) => Ok((value, Vec::new())),
@@ -112,9 +127,12 @@ pub fn read(text: &str, integers: bool) -> Result<(Value, Vec<Fault>), serde_jso
 }
 
 /// Reads a [`Value`] as serde_json's own visitor does, and sets the flag when an object
-/// has a key twice or a float has an integral value.
+/// has a key twice or a float has an integral value. An object's members are gathered
+/// on a stack shared by the whole read (the third field) and moved into a map of the
+/// right size once the object ends, so a map is never grown and rehashed member by
+/// member.
 #[derive(Clone, Copy)]
-struct Tracked<'f>(&'f Cell<bool>, bool);
+struct Tracked<'f>(&'f Cell<bool>, bool, &'f RefCell<Vec<(String, Value)>>);
 
 impl<'de> DeserializeSeed<'de> for Tracked<'_> {
     type Value = Value;
@@ -171,9 +189,15 @@ impl<'de> Visitor<'de> for Tracked<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut members = Map::new();
+        // An object inside takes the stack above `base` and leaves it as it found it.
+        let base = self.2.borrow().len();
         while let Some(key) = map.next_key::<String>()? {
             let value = map.next_value_seed(self)?;
+            self.2.borrow_mut().push((key, value));
+        }
+        let mut stack = self.2.borrow_mut();
+        let mut members = Map::with_capacity(stack.len() - base);
+        for (key, value) in stack.drain(base..) {
             if members.insert(key, value).is_some() {
                 self.0.set(true);
             }

@@ -17,7 +17,8 @@ use super::report::{Violation, ViolationKind};
 /// Reads errors against one schema document.
 pub struct Explainer<'a> {
     document: &'a Value,
-    base: Option<&'a str>,
+    /// The document's `$id`, read on first need (most messages' errors do not ask).
+    base: std::cell::OnceCell<Option<&'a str>>,
     message: &'a Value,
 }
 
@@ -27,7 +28,7 @@ impl<'a> Explainer<'a> {
     pub fn new(document: &'a Value, message: &'a Value) -> Self {
         Self {
             document,
-            base: document.get("$id").and_then(Value::as_str),
+            base: std::cell::OnceCell::new(),
             message,
         }
     }
@@ -57,12 +58,19 @@ impl<'a> Explainer<'a> {
         I: IntoIterator<Item = ValidationError<'e>>,
     {
         let mut out = Vec::new();
+        // What `kept` holds, by kind and pointer; filled once a second violation comes,
+        // so a message with one violation hashes nothing.
         let mut seen = std::collections::HashSet::new();
-        let mut kept = Vec::new();
+        let mut kept: Vec<Violation> = Vec::new();
         for error in errors {
             self.one(&error, &mut out);
             for violation in out.drain(..) {
-                if seen.insert((violation.kind, violation.pointer.clone())) {
+                if let [first] = kept.as_slice()
+                    && seen.is_empty()
+                {
+                    seen.insert((first.kind, first.pointer.clone()));
+                }
+                if kept.is_empty() || seen.insert((violation.kind, violation.pointer.clone())) {
                     kept.push(violation);
                 }
             }
@@ -81,6 +89,7 @@ impl<'a> Explainer<'a> {
                 let (base, fragment) = location.as_str().split_once('#')?;
                 if self
                     .base
+                    .get_or_init(|| self.document.get("$id").and_then(Value::as_str))
                     .is_some_and(|own| own.trim_end_matches('#') != base)
                 {
                     return None;
@@ -596,12 +605,14 @@ fn type_names(kind: &TypeKind) -> String {
 
 fn wrong_type(at: &str, expected: &str, instance: &Value) -> Violation {
     let found = abbreviate(instance);
-    Violation::new(
-        ViolationKind::WrongType,
-        at,
-        format!("must be {}; found {found}", with_article(expected)),
-    )
-    .expected_found(expected, found)
+    let article = article(expected);
+    let mut message = String::with_capacity(
+        "must be ; found ".len() + article.len() + expected.len() + found.len(),
+    );
+    for part in ["must be ", article, expected, "; found ", &found] {
+        message.push_str(part);
+    }
+    Violation::new(ViolationKind::WrongType, at, message).expected_found(expected, found)
 }
 
 fn range(at: &str, op: &str, limit: &Value, instance: &Value) -> Violation {
@@ -614,12 +625,14 @@ fn range(at: &str, op: &str, limit: &Value, instance: &Value) -> Violation {
     .expected_found(expected, instance.to_string())
 }
 
-fn with_article(type_name: &str) -> String {
+/// What goes before a type's name in "must be …": `an integer`, `a string`, `null`,
+/// `a string or null` (written out by [`type_names`]).
+fn article(type_name: &str) -> &'static str {
     match type_name {
-        "integer" | "object" | "array" => format!("an {type_name}"),
-        "null" => "null".to_owned(),
-        t if t.contains(" or ") => t.to_owned(),
-        t => format!("a {t}"),
+        "integer" | "object" | "array" => "an ",
+        "null" => "",
+        t if t.contains(" or ") => "",
+        _ => "a ",
     }
 }
 
@@ -636,21 +649,23 @@ fn one_of(values: &[Value]) -> String {
 
 /// A value as JSON, cut to about 60 characters, with its type for containers.
 pub fn abbreviate(value: &Value) -> String {
+    use std::fmt::Write;
     const LIMIT: usize = 60;
-    let text = value.to_string();
-    let text = if text.chars().count() > LIMIT {
-        let cut: String = text.chars().take(LIMIT).collect();
-        format!("{cut}…")
-    } else {
-        text
-    };
-    match value {
-        Value::Object(_) => format!("object {text}"),
-        Value::Array(_) => format!("array {text}"),
-        Value::Number(_) => format!("number {text}"),
-        Value::Bool(_) => format!("boolean {text}"),
-        _ => text,
+    let mut out = match value {
+        Value::Object(_) => "object ",
+        Value::Array(_) => "array ",
+        Value::Number(_) => "number ",
+        Value::Bool(_) => "boolean ",
+        _ => "",
     }
+    .to_owned();
+    let start = out.len();
+    let _ = write!(out, "{value}");
+    if let Some((cut, _)) = out[start..].char_indices().nth(LIMIT) {
+        out.truncate(start + cut);
+        out.push('…');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -662,6 +677,17 @@ mod tests {
     fn violations(schema: Value, instance: Value) -> Vec<Violation> {
         let validator = jsonschema::validator_for(&schema).unwrap();
         Explainer::new(&schema, &instance).explain(validator.iter_errors(&instance))
+    }
+
+    #[test]
+    fn abbreviations_name_the_type_and_cut_at_sixty_characters() {
+        assert_eq!(abbreviate(&json!(7)), "number 7");
+        assert_eq!(abbreviate(&json!("é")), "\"é\"");
+        assert_eq!(abbreviate(&json!({"a": [true]})), "object {\"a\":[true]}");
+        let long = "é".repeat(70);
+        let cut = abbreviate(&json!(long));
+        assert_eq!(cut, format!("\"{}…", "é".repeat(59)));
+        assert_eq!(abbreviate(&json!("é".repeat(58))).chars().count(), 60);
     }
 
     #[test]

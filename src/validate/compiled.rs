@@ -92,7 +92,7 @@ impl CompiledRoot {
     /// The tag the message carries, when this root is a tagged union and the tag is a
     /// string.
     pub fn tag_of<'v>(&self, value: &'v Value) -> Option<&'v str> {
-        value.get(&self.union.as_ref()?.key)?.as_str()
+        self.tag_member(value)?.as_str()
     }
 
     /// Whether an accepted message is this open union's unknown case (R4): it has a
@@ -105,10 +105,22 @@ impl CompiledRoot {
 
     /// Whether this root knows the message's tag.
     pub fn knows_tag_of(&self, value: &Value) -> bool {
-        match &self.union {
-            Some(d) => value.get(&d.key).is_some_and(|tag| d.knows(tag)),
-            None => false,
+        self.knows_tag(self.tag_member(value))
+    }
+
+    /// Whether this root knows `tag`, the value of the message's tag member (see
+    /// [`Self::tag_member`]).
+    pub fn knows_tag(&self, tag: Option<&Value>) -> bool {
+        match (&self.union, tag) {
+            (Some(_), Some(Value::String(tag))) => self.known_strings.contains(tag.as_str()),
+            (Some(d), Some(tag)) => d.knows(tag),
+            _ => false,
         }
+    }
+
+    /// The value of the message's tag member, if this root is a union with a tag.
+    pub fn tag_member<'v>(&self, value: &'v Value) -> Option<&'v Value> {
+        member(value, &self.union.as_ref()?.key)
     }
 }
 
@@ -131,6 +143,18 @@ pub struct CompiledSchema {
 /// How many violations a message gets at most, unless set otherwise
 /// ([`crate::validate::Validator::with_max_errors`], `--max-errors`).
 pub const DEFAULT_MAX_ERRORS: usize = 100;
+
+/// `value[key]` for an object. A message's objects are small: up to 8 members, comparing
+/// the keys one by one is cheaper than hashing `key` (serde_json's map hashes with
+/// SipHash).
+fn member<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+    match value {
+        Value::Object(map) if map.len() <= 8 => {
+            map.iter().find_map(|(k, v)| (k == key).then_some(v))
+        }
+        _ => value.get(key),
+    }
+}
 
 fn reply_error(request: &str, message: &str) -> Error {
     Error::Reply {
@@ -346,7 +370,7 @@ impl CompiledSchema {
         let root = &self.roots[index];
         if let (false, Some(key), Value::Object(map)) =
             (violations.is_empty(), &root.content_key, value)
-            && map.get(key).is_none_or(Value::is_null)
+            && member(value, key).is_none_or(Value::is_null)
         {
             let mut filled = map.clone();
             filled.insert(key.clone(), Value::Object(Default::default()));

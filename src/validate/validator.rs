@@ -541,12 +541,15 @@ impl Validator {
         {
             return report;
         }
-        let mut verdicts = Vec::new();
+        let mut verdicts = Vec::with_capacity(self.roots(only).len());
         let mut serde = serde;
         for index in self.roots(only) {
             let serde = serde.get_mut(index).and_then(Option::take);
             let root = &self.schema.roots[index];
-            let tag = root.tag_of(value).map(|t| Name::Owned(t.to_owned()));
+            let member = root.tag_member(value);
+            let tag = member
+                .and_then(Value::as_str)
+                .map(|t| Name::Owned(t.to_owned()));
             let verdict = match serde {
                 Some(Ok(accepted)) => RootVerdict::Accepted {
                     outcome: if accepted.unknown {
@@ -563,7 +566,7 @@ impl Validator {
                     }
                     RootVerdict::Rejected {
                         violations,
-                        knows_tag: root.knows_tag_of(value),
+                        knows_tag: root.knows_tag(member),
                         tag,
                     }
                 }
@@ -581,7 +584,7 @@ impl Validator {
                     } else {
                         RootVerdict::Rejected {
                             violations,
-                            knows_tag: root.knows_tag_of(value),
+                            knows_tag: root.knows_tag(member),
                             tag,
                         }
                     }
@@ -601,7 +604,10 @@ impl Validator {
             let root = &self.schema.roots[index];
             let known = self.schema.accepts(index, value) && !root.takes_as_unknown(value);
             known.then(|| {
-                let tag = root.tag_of(value).map(|t| Name::Owned(t.to_owned()));
+                let member = root.tag_member(value);
+                let tag = member
+                    .and_then(Value::as_str)
+                    .map(|t| Name::Owned(t.to_owned()));
                 Report::accepted(Outcome::Valid, self.root_name(index), tag)
             })
         })

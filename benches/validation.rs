@@ -56,7 +56,8 @@ struct Args {
     /// The CLI end to end: a stream of at least this many MiB (the corpus repeated),
     /// validated by `symgen validate --schema` as a child process, by the same path in
     /// process (`stream::validate_reader`), by the `jsonschema` and `boon` crates line by
-    /// line, and by a `read_line` + `IgnoredAny` loop.
+    /// line, by node's `JSON.parse` + ajv (benches/node/ajv-stream.mjs), and by a
+    /// `read_line` + `IgnoredAny` loop.
     #[arg(long, value_name = "MIB")]
     stream: Option<u64>,
     /// Print the approach keys, one a line, and exit.
@@ -314,8 +315,52 @@ fn many_violations(sizes: &[usize]) -> Result<(), String> {
     Ok(())
 }
 
+/// Node's rows on the stream (benches/node/ajv-stream.mjs: `JSON.parse` alone, and
+/// `JSON.parse` + ajv), each with its seconds; none, with a note, when node or the
+/// peers' packages (`npm ci` in benches/node) are not there.
+fn node_stream(schema: &Path, stream: &Path, lines: u64) -> Result<Vec<(String, f64)>, String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/node");
+    if !dir.join("node_modules/ajv").is_dir() {
+        println!("  (no ajv row: run `npm ci` in benches/node)");
+        return Ok(Vec::new());
+    }
+    let output = match std::process::Command::new("node")
+        .arg(dir.join("ajv-stream.mjs"))
+        .arg(schema)
+        .arg(stream)
+        .output()
+    {
+        Ok(output) => output,
+        Err(e) => {
+            println!("  (no ajv row: node: {e})");
+            return Ok(Vec::new());
+        }
+    };
+    if !output.status.success() {
+        return Err(format!(
+            "ajv-stream.mjs failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let mut rows = Vec::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [label, seconds, seen] = fields[..] else {
+            return Err(format!("unexpected ajv-stream.mjs output: {line}"));
+        };
+        if seen.parse::<u64>() != Ok(lines) {
+            return Err(format!("ajv-stream.mjs read {seen} of {lines} lines"));
+        }
+        let seconds = seconds
+            .parse()
+            .map_err(|_| format!("bad seconds: {line}"))?;
+        rows.push((format!("node {label}"), seconds));
+    }
+    Ok(rows)
+}
+
 /// `--stream`: the CLI against the same validation in process, against the `jsonschema`
-/// and `boon` crates line by line, and against the floor, on one stream file. The CLI's
+/// and `boon` crates and node + ajv line by line, and against the floor, on one stream file. The CLI's
 /// time and peak memory come from `/usr/bin/time`.
 fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<(), String> {
     use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -417,18 +462,26 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
     let [wall, _user, _sys, rss_kb] = fields[..] else {
         return Err(format!("unexpected /usr/bin/time output: {stderr}"));
     };
+    let node = node_stream(&schema, &path, lines)?;
     let mb = bytes as f64 / (1 << 20) as f64;
     println!(
         "{} stream: {:.0} MiB, {lines} messages (schema path: `validate --schema`)",
         corpus.protocol, mb
     );
-    for (name, seconds) in [
-        ("read_line + IgnoredAny (floor)", floor),
-        ("read_line + Value + jsonschema", jsonschema),
-        ("read_line + Value + boon", boon),
-        ("in process (stream::validate_reader)", in_process),
-        ("CLI `symgen validate --schema`", wall),
-    ] {
+    let mut rows = vec![
+        ("read_line + IgnoredAny (floor)".to_owned(), floor),
+        ("read_line + Value + jsonschema".to_owned(), jsonschema),
+        ("read_line + Value + boon".to_owned(), boon),
+    ];
+    rows.extend(node);
+    rows.extend([
+        (
+            "in process (stream::validate_reader)".to_owned(),
+            in_process,
+        ),
+        ("CLI `symgen validate --schema`".to_owned(), wall),
+    ]);
+    for (name, seconds) in rows {
         println!(
             "  {name:<40} {:>8.2} s {:>8.0} MiB/s {:>10.0} msgs/s {:>6.2}x floor",
             seconds,

@@ -12,7 +12,7 @@ use super::checks::{Checks, Verdict};
 use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
 use super::faults::{self, Fault};
-use super::report::Violation;
+use super::report::{Name, Violation, interned};
 use super::retrieve::LocalRetriever;
 use super::tape;
 use crate::{Error, Result};
@@ -56,8 +56,8 @@ pub struct CompiledRoot {
     source: Value,
     /// Where the root's schema is in the document (`""` for the whole document).
     pointer: String,
-    /// The known string tags of `union`.
-    known_strings: ahash::HashSet<Box<str>>,
+    /// The known string tags of `union`, as the reports name them.
+    known_strings: ahash::HashSet<Name>,
     /// Built from [`faults::visible`] of `source` when a message with faults comes.
     visible: OnceLock<Option<Engine>>,
 }
@@ -75,7 +75,7 @@ impl CompiledRoot {
             .iter()
             .flat_map(Discriminator::known_tags)
             .filter_map(Value::as_str)
-            .map(Box::from)
+            .map(interned)
             .collect();
         Self {
             name,
@@ -484,7 +484,7 @@ impl CompiledSchema {
         &self,
         text: &str,
         range: std::ops::Range<usize>,
-    ) -> Option<(usize, Option<String>)> {
+    ) -> Option<(usize, Option<Name>)> {
         let checks = self.checks()?;
         let tape = tape::read(text, self.rust_integers)?;
         for index in range {
@@ -503,7 +503,15 @@ impl CompiledSchema {
             match checks.check(index, &tape) {
                 Verdict::No => continue,
                 Verdict::Unsure => return None,
-                Verdict::Yes => return Some((index, tag.map(str::to_owned))),
+                Verdict::Yes => {
+                    let name = tag.map(|tag| {
+                        root.known_strings
+                            .get(tag)
+                            .cloned()
+                            .unwrap_or_else(|| Name::Owned(tag.to_owned()))
+                    });
+                    return Some((index, name));
+                }
             }
         }
         None

@@ -5,9 +5,36 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-/// A name that is usually `'static` (a built-in root or tag), so reporting a valid
-/// message allocates nothing.
+/// A name that is usually `'static` (a built-in root or tag, or one of a user schema's
+/// names interned by [`interned`]), so reporting a valid message allocates nothing.
 pub type Name = Cow<'static, str>;
+
+/// How many bytes of names [`interned`] keeps for the life of the process at most.
+const INTERNED_BYTES: usize = 1 << 20;
+
+/// `name` as a `'static` [`Name`]: a user schema's root names and tags, read when its
+/// validator is built, so that a report names them without allocating. Each distinct
+/// name is kept once for the life of the process, up to [`INTERNED_BYTES`] in all (a
+/// process that builds validators from many schemas, or from a hostile one, keeps no
+/// more); past that, the name is an owned copy, as before.
+pub(crate) fn interned(name: &str) -> Name {
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+    static NAMES: Mutex<(BTreeSet<&'static str>, usize)> = Mutex::new((BTreeSet::new(), 0));
+    let mut names = NAMES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(&kept) = names.0.get(name) {
+        return Cow::Borrowed(kept);
+    }
+    if names.1 + name.len() > INTERNED_BYTES {
+        return Cow::Owned(name.to_owned());
+    }
+    let kept: &'static str = Box::leak(Box::from(name));
+    names.0.insert(kept);
+    names.1 += name.len();
+    Cow::Borrowed(kept)
+}
 
 /// The verdict on one message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -203,5 +230,22 @@ impl Report {
     /// The name to count this message under: its tag, else its root.
     pub fn type_name(&self) -> Option<&str> {
         self.message_type.as_deref().or(self.root.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_interned_once_and_only_up_to_the_bound() {
+        let (Cow::Borrowed(a), Cow::Borrowed(b)) = (interned("interned-x"), interned("interned-x"))
+        else {
+            panic!("a short name is interned");
+        };
+        assert!(std::ptr::eq(a, b), "one copy per distinct name");
+        // A name that would pass the bound is copied, not kept.
+        let huge = "n".repeat(INTERNED_BYTES + 1);
+        assert!(matches!(interned(&huge), Cow::Owned(name) if name == huge));
     }
 }

@@ -16,7 +16,7 @@ use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::explain::child;
 use super::faults::{self, Fault};
 use super::locate::{Peek, locate, locate_unique, peek_with};
-use super::report::{Name, Outcome, Report, Violation, ViolationKind};
+use super::report::{Name, Outcome, Report, Violation, ViolationKind, interned};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
 };
@@ -99,7 +99,7 @@ fn names(
         .map(
             |(index, root)| match (protocol, typed.get(index).copied().flatten()) {
                 (Some(protocol), Some(typed)) => protocol.roots()[typed].shared_name(),
-                _ => Name::Owned(root.name.clone()),
+                _ => interned(&root.name),
             },
         )
         .collect()
@@ -440,7 +440,7 @@ impl Validator {
         if serde.is_empty()
             && let Some((index, tag)) = self.schema.quick_accepts(text, self.roots(only))
         {
-            return Report::accepted(Outcome::Valid, self.root_name(index), tag.map(Name::Owned));
+            return Report::accepted(Outcome::Valid, self.root_name(index), tag);
         }
         if let Some(violation) = emptiness(text) {
             return Report::invalid(None, None, vec![violation]);

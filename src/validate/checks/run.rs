@@ -112,6 +112,12 @@ impl Run<'_, '_, '_> {
                 return Verdict::No;
             }
         }
+        // The applicators before the members: a tagged union that cannot take the
+        // message's tag rejects it without the members being read (the verdict is a
+        // conjunction, so the order does not change it).
+        if a.has & HAS_APPLICATORS != 0 {
+            all!(sure, self.applicators(a, at));
+        }
         match token {
             Token::UInt(_) | Token::Int(_) | Token::Float(_) if a.has & HAS_NUMBER != 0 => {
                 all!(sure, number(a, token));
@@ -149,9 +155,6 @@ impl Run<'_, '_, '_> {
             }
             Token::Object { .. } if a.has & HAS_MEMBERS != 0 => all!(sure, self.object(a, at)),
             _ => {}
-        }
-        if a.has & HAS_APPLICATORS != 0 {
-            all!(sure, self.applicators(a, at));
         }
         if sure { Verdict::Yes } else { Verdict::Unsure }
     }

@@ -489,24 +489,26 @@ impl CompiledSchema {
         let tape = tape::read(text, self.rust_integers)?;
         for index in range {
             let root = &self.roots[index];
+            // The message's tag, with its name when the root knows it.
+            let tag = || {
+                let at = tape.member(0, &root.union.as_ref()?.key)?;
+                let tag = tape.str_at(at)?;
+                Some((tag, root.known_strings.get(tag)))
+            };
             // An open union takes a tag it does not know as unknown at best, which is
             // not what is asked: no need to check.
-            let tag = root
-                .union
-                .as_ref()
-                .and_then(|union| tape.member(0, &union.key).and_then(|at| tape.str_at(at)));
-            if root.union.as_ref().is_some_and(Discriminator::is_open)
-                && tag.is_some_and(|tag| !root.known_strings.contains(tag))
-            {
+            let open = root.union.as_ref().is_some_and(Discriminator::is_open);
+            let read = if open { tag() } else { None };
+            if read.is_some_and(|(_, known)| known.is_none()) {
                 continue;
             }
             match checks.check(index, &tape) {
                 Verdict::No => continue,
                 Verdict::Unsure => return None,
                 Verdict::Yes => {
-                    let name = tag.map(|tag| {
-                        root.known_strings
-                            .get(tag)
+                    let read = if open { read } else { tag() };
+                    let name = read.map(|(tag, known)| {
+                        known
                             .cloned()
                             .unwrap_or_else(|| Name::Owned(tag.to_owned()))
                     });

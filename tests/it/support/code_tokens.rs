@@ -144,6 +144,13 @@ impl Lexer {
         };
         let mut depth = 0usize;
         while let Some(c) = self.peek(0) {
+            // Most of a file: letters, digits and spaces start nothing (except Rust's
+            // raw strings, `r"…"`), so they are code as they stand.
+            if c == ' ' || (c.is_ascii_alphanumeric() && !(self.lang == Lang::Rust && c == 'r')) {
+                self.code.push(c);
+                self.at += 1;
+                continue;
+            }
             if Some(c) == closer {
                 if depth == 0 {
                     self.at += 1;

@@ -54,9 +54,52 @@ impl Serialize for RawJson {
 impl<'de> Deserialize<'de> for RawJson {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = Box::<RawValue>::deserialize(deserializer)?;
-        serde_json::from_str::<Representable>(raw.get()).map_err(serde::de::Error::custom)?;
+        if !plainly_representable(raw.get()) {
+            serde_json::from_str::<Representable>(raw.get()).map_err(serde::de::Error::custom)?;
+        }
         Ok(Self(raw))
     }
+}
+
+/// Whether a JSON text (already read as JSON) is representable at a glance, without
+/// reading it again as [`Representable`]: no backslash (so no lone surrogate escape), no
+/// number with an exponent or with 300 digits or more (so none beyond a 64-bit float's
+/// range), and nesting under 64 levels (well inside serde_json's limit). `false` only
+/// means "read it again".
+fn plainly_representable(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if memchr::memchr(b'\\', bytes).is_some() {
+        return false;
+    }
+    let (mut at, mut digits, mut depth) = (0, 0usize, 0usize);
+    while let Some(&byte) = bytes.get(at) {
+        at += 1;
+        match byte {
+            // Without backslashes, a string ends at the next quote.
+            b'"' => match memchr::memchr(b'"', &bytes[at..]) {
+                Some(end) => at += end + 1,
+                None => return false,
+            },
+            b'0'..=b'9' => {
+                digits += 1;
+                if digits >= 300 {
+                    return false;
+                }
+                continue;
+            }
+            b'e' | b'E' if digits > 0 => return false,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth >= 64 {
+                    return false;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        digits = 0;
+    }
+    true
 }
 
 /// Any JSON value, read the way `serde_json::Value` reads it (so with its refusals) but
@@ -139,6 +182,9 @@ mod tests {
             r#"{"\udc00": 1}"#,
             r#""\ud83d\ude00""#,
         ];
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let long = format!("1{}", "0".repeat(400));
+        let texts = texts.iter().copied().chain([deep.as_str(), long.as_str()]);
         for text in texts {
             let raw = serde_json::from_str::<RawJson>(text);
             let value = serde_json::from_str::<serde_json::Value>(text);
@@ -146,6 +192,33 @@ mod tests {
             if let Ok(raw) = raw {
                 assert_eq!(raw.get(), text);
             }
+        }
+    }
+
+    #[test]
+    fn the_glance_passes_only_what_a_second_read_takes() {
+        let plain = [
+            r#"{"a": [1, -2.5, 0.25, "8d53b2e3-e159", true, null, {}]}"#,
+            r#"{"e": "1e400 in a string", "n": 12345678901234567890}"#,
+        ];
+        for text in plain {
+            assert!(plainly_representable(text), "{text}");
+            assert!(
+                serde_json::from_str::<Representable>(text).is_ok(),
+                "{text}"
+            );
+        }
+        let doubtful = [
+            "[1e400]",
+            "[1E2]",
+            "[2.5e-3]",
+            r#"["\u00e9"]"#,
+            &format!("[{}]", "9".repeat(300)),
+            &format!("[0.{}1]", "0".repeat(400)),
+            &format!("{}{}", "[".repeat(64), "]".repeat(64)),
+        ];
+        for text in doubtful {
+            assert!(!plainly_representable(text), "{text}");
         }
     }
 }

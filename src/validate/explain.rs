@@ -660,7 +660,13 @@ pub fn abbreviate(value: &Value) -> String {
     }
     .to_owned();
     let start = out.len();
-    let _ = write!(out, "{value}");
+    // Scalars written directly (a `Value` is displayed through serde_json's serializer).
+    let _ = match value {
+        Value::Null => write!(out, "null"),
+        Value::Bool(b) => write!(out, "{b}"),
+        Value::Number(n) => write!(out, "{n}"),
+        _ => write!(out, "{value}"),
+    };
     if let Some((cut, _)) = out[start..].char_indices().nth(LIMIT) {
         out.truncate(start + cut);
         out.push('…');

@@ -223,10 +223,17 @@ fn find_member(text: &str, open: usize, wanted: &str, keys: Keys) -> Option<usiz
     while bytes.get(pos) == Some(&b'"') {
         let key_end = skip_string(bytes, pos);
         let raw = &text[pos..key_end];
-        let matches = if raw.contains('\\') {
-            serde_json::from_str::<String>(raw).is_ok_and(|key| key == wanted)
-        } else {
-            &raw[1..raw.len() - 1] == wanted
+        let inner = &raw[1..raw.len() - 1];
+        // An escape always makes the written key longer than the key it stands for:
+        // a key written as long as `wanted` matches only as written (and then has no
+        // escape), one written longer only through an escape.
+        let matches = match inner.len().cmp(&wanted.len()) {
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => inner == wanted && !inner.contains('\\'),
+            std::cmp::Ordering::Greater => {
+                inner.contains('\\')
+                    && serde_json::from_str::<String>(raw).is_ok_and(|key| key == wanted)
+            }
         };
         pos = skip_ws(bytes, key_end);
         pos = skip_ws(bytes, pos + 1); // past ':'
@@ -309,6 +316,10 @@ mod tests {
             );
         }
         assert_eq!(locate_unique(TEXT, "/a/d~0~1"), locate(TEXT, "/a/d~0~1"));
+        // A key with an escape is compared as it decodes, not as written.
+        let escaped = r#"{"a\\b": 1, "c": 2}"#;
+        assert!(escaped[offset_of(escaped, "/a\\b")..].starts_with("1,"));
+        assert!(escaped[offset_of(escaped, "/a\\\\b")..].starts_with("{"));
     }
 
     #[test]

@@ -57,23 +57,27 @@ impl<'a> Explainer<'a> {
     where
         I: IntoIterator<Item = ValidationError<'e>>,
     {
-        let mut out = Vec::new();
         // What `kept` holds, by kind and pointer; filled once a second violation comes,
         // so a message with one violation hashes nothing.
         let mut seen = std::collections::HashSet::new();
         let mut kept: Vec<Violation> = Vec::new();
         for error in errors {
-            self.one(&error, &mut out);
-            for violation in out.drain(..) {
-                if let [first] = kept.as_slice()
-                    && seen.is_empty()
-                {
-                    seen.insert((first.kind, first.pointer.clone()));
+            // The error's violations are added to `kept`, then those already there are
+            // taken out again, keeping the order.
+            let start = kept.len();
+            self.one(&error, &mut kept);
+            let mut write = start;
+            for read in start..kept.len() {
+                if read > 0 && seen.is_empty() {
+                    seen.insert((kept[0].kind, kept[0].pointer.clone()));
                 }
-                if kept.is_empty() || seen.insert((violation.kind, violation.pointer.clone())) {
-                    kept.push(violation);
+                let fresh = read == 0 || seen.insert((kept[read].kind, kept[read].pointer.clone()));
+                if fresh {
+                    kept.swap(write, read);
+                    write += 1;
                 }
             }
+            kept.truncate(write);
             if kept.len() >= limit {
                 kept.truncate(limit);
                 break;
@@ -142,7 +146,7 @@ impl<'a> Explainer<'a> {
                 out.push(Violation::new(kind, at, message).expected_found(expected, "null"));
             }
             ValidationErrorKind::Type { kind } => {
-                out.push(wrong_type(&at, &type_names(kind), instance));
+                out.push(wrong_type(at, &type_names(kind), instance));
             }
             ValidationErrorKind::Enum { options } => {
                 let expected = one_of(options.as_array().map_or(&[][..], Vec::as_slice));
@@ -592,18 +596,19 @@ fn json_type(value: &Value) -> &'static str {
     }
 }
 
-fn type_names(kind: &TypeKind) -> String {
+fn type_names(kind: &TypeKind) -> std::borrow::Cow<'static, str> {
     match kind {
-        TypeKind::Single(t) => t.as_str().to_owned(),
+        TypeKind::Single(t) => t.as_str().into(),
         TypeKind::Multiple(set) => set
             .iter()
             .map(|t| t.as_str())
             .collect::<Vec<_>>()
-            .join(" or "),
+            .join(" or ")
+            .into(),
     }
 }
 
-fn wrong_type(at: &str, expected: &str, instance: &Value) -> Violation {
+fn wrong_type(at: impl Into<String>, expected: &str, instance: &Value) -> Violation {
     let found = abbreviate(instance);
     let article = article(expected);
     let mut message = String::with_capacity(

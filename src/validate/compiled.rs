@@ -118,6 +118,15 @@ impl CompiledRoot {
         }
     }
 
+    /// How a report names tag `tag`: the root's own (interned) name for a tag it knows,
+    /// a copy otherwise.
+    pub fn tag_name(&self, tag: &str) -> Name {
+        self.known_strings
+            .get(tag)
+            .cloned()
+            .unwrap_or_else(|| Name::Owned(tag.to_owned()))
+    }
+
     /// The value of the message's tag member, if this root is a union with a tag.
     pub fn tag_member<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         member(value, &self.union.as_ref()?.key)

@@ -547,9 +547,7 @@ impl Validator {
             let serde = serde.get_mut(index).and_then(Option::take);
             let root = &self.schema.roots[index];
             let member = root.tag_member(value);
-            let tag = member
-                .and_then(Value::as_str)
-                .map(|t| Name::Owned(t.to_owned()));
+            let tag = member.and_then(Value::as_str).map(|t| root.tag_name(t));
             let verdict = match serde {
                 Some(Ok(accepted)) => RootVerdict::Accepted {
                     outcome: if accepted.unknown {

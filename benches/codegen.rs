@@ -10,7 +10,6 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -91,7 +90,7 @@ fn run(args: &Args) -> Result<(), String> {
         rows.push(time_symgen(path, args)?);
     }
     if !args.no_peers {
-        rows.extend(run_peers(&root, &schemas, &out.join("peers"), args)?);
+        rows.extend(run_peers(&schemas, &out.join("peers"), args)?);
     }
     print_table(&schemas, &rows);
     Ok(())
@@ -152,40 +151,28 @@ fn symgen_generator(path: &Path) -> impl Fn() -> Result<usize, String> + '_ {
     }
 }
 
-fn run_peers(
-    root: &Path,
-    schemas: &[PathBuf],
-    out: &Path,
-    args: &Args,
-) -> Result<Vec<Row>, String> {
-    let node_dir = root.join("benches/node");
+fn run_peers(schemas: &[PathBuf], out: &Path, args: &Args) -> Result<Vec<Row>, String> {
+    let node_dir = support::node::dir();
     if !node_dir.join("node_modules").is_dir() {
         return Err(format!(
             "{}: node packages missing; run `npm ci` there first",
             node_dir.display()
         ));
     }
-    let output = Command::new("node")
-        .arg(node_dir.join("codegen.mjs"))
-        .arg("--min-ms")
-        .arg(args.min_ms.to_string())
-        .arg("--min-runs")
-        .arg(args.min_runs.to_string())
-        .arg("--max-runs")
-        .arg(args.max_runs.to_string())
-        .arg("--out")
-        .arg(out)
-        .args(schemas)
-        .output()
-        .map_err(|e| format!("node: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "node benches/node/codegen.mjs failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    let stdout = support::node::run(
+        support::node::script("codegen.mjs")
+            .arg("--min-ms")
+            .arg(args.min_ms.to_string())
+            .arg("--min-runs")
+            .arg(args.min_runs.to_string())
+            .arg("--max-runs")
+            .arg(args.max_runs.to_string())
+            .arg("--out")
+            .arg(out)
+            .args(schemas),
+    )?;
     let mut rows = Vec::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
+    for line in stdout.lines() {
         let record: Value = serde_json::from_str(line).map_err(|e| format!("{line}: {e}"))?;
         let text = |key: &str| record[key].as_str().unwrap_or_default().to_string();
         let result = if record["ok"] == true {

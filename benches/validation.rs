@@ -316,34 +316,20 @@ fn many_violations(sizes: &[usize]) -> Result<(), String> {
 }
 
 /// Node's rows on the stream (benches/node/ajv-stream.mjs: `JSON.parse` alone, and
-/// `JSON.parse` + ajv), each with its seconds; none, with a note, when node or the
-/// peers' packages (`npm ci` in benches/node) are not there.
+/// `JSON.parse` + ajv), each with its seconds; none, with a note, when the peers'
+/// packages (`npm ci` in benches/node) are not there.
 fn node_stream(schema: &Path, stream: &Path, lines: u64) -> Result<Vec<(String, f64)>, String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/node");
-    if !dir.join("node_modules/ajv").is_dir() {
+    if !support::node::dir().join("node_modules/ajv").is_dir() {
         println!("  (no ajv row: run `npm ci` in benches/node)");
         return Ok(Vec::new());
     }
-    let output = match std::process::Command::new("node")
-        .arg(dir.join("ajv-stream.mjs"))
-        .arg(schema)
-        .arg(stream)
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => {
-            println!("  (no ajv row: node: {e})");
-            return Ok(Vec::new());
-        }
-    };
-    if !output.status.success() {
-        return Err(format!(
-            "ajv-stream.mjs failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    let stdout = support::node::run(
+        support::node::script("ajv-stream.mjs")
+            .arg(schema)
+            .arg(stream),
+    )?;
     let mut rows = Vec::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
+    for line in stdout.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
         let [label, seconds, seen] = fields[..] else {
             return Err(format!("unexpected ajv-stream.mjs output: {line}"));

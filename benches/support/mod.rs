@@ -6,5 +6,6 @@ pub mod approaches;
 pub mod corpus;
 pub mod corpus_bus;
 pub mod corpus_other;
+pub mod node;
 pub mod synthetic_schema;
 pub mod values;

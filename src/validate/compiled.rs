@@ -98,14 +98,10 @@ impl CompiledRoot {
     /// Whether an accepted message is this open union's unknown case (R4): it has a
     /// tag, and the root does not know it.
     pub fn takes_as_unknown(&self, value: &Value) -> bool {
+        let tag = self.tag_member(value);
         self.union.as_ref().is_some_and(|d| d.is_open())
-            && self.tag_of(value).is_some()
-            && !self.knows_tag_of(value)
-    }
-
-    /// Whether this root knows the message's tag.
-    pub fn knows_tag_of(&self, value: &Value) -> bool {
-        self.knows_tag(self.tag_member(value))
+            && tag.is_some_and(Value::is_string)
+            && !self.knows_tag(tag)
     }
 
     /// Whether this root knows `tag`, the value of the message's tag member (see
@@ -121,10 +117,7 @@ impl CompiledRoot {
     /// How a report names tag `tag`: the root's own (interned) name for a tag it knows,
     /// a copy otherwise.
     pub fn tag_name(&self, tag: &str) -> Name {
-        self.known_strings
-            .get(tag)
-            .cloned()
-            .unwrap_or_else(|| Name::Owned(tag.to_owned()))
+        named(tag, self.known_strings.get(tag))
     }
 
     /// The value of the message's tag member, if this root is a union with a tag.
@@ -152,6 +145,13 @@ pub struct CompiledSchema {
 /// How many violations a message gets at most, unless set otherwise
 /// ([`crate::validate::Validator::with_max_errors`], `--max-errors`).
 pub const DEFAULT_MAX_ERRORS: usize = 100;
+
+/// How a report names `tag`: `known`, a root's interned name for it, or else a copy.
+fn named(tag: &str, known: Option<&Name>) -> Name {
+    known
+        .cloned()
+        .unwrap_or_else(|| Name::Owned(tag.to_owned()))
+}
 
 /// `value[key]` for an object. A message's objects are small: up to 8 members, comparing
 /// the keys one by one is cheaper than hashing `key` (serde_json's map hashes with
@@ -516,12 +516,7 @@ impl CompiledSchema {
                 Verdict::Unsure => return None,
                 Verdict::Yes => {
                     let read = if open { read } else { tag() };
-                    let name = read.map(|(tag, known)| {
-                        known
-                            .cloned()
-                            .unwrap_or_else(|| Name::Owned(tag.to_owned()))
-                    });
-                    return Some((index, name));
+                    return Some((index, read.map(|(tag, known)| named(tag, known))));
                 }
             }
         }

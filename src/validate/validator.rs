@@ -602,10 +602,7 @@ impl Validator {
             let root = &self.schema.roots[index];
             let known = self.schema.accepts(index, value) && !root.takes_as_unknown(value);
             known.then(|| {
-                let member = root.tag_member(value);
-                let tag = member
-                    .and_then(Value::as_str)
-                    .map(|t| Name::Owned(t.to_owned()));
+                let tag = root.tag_of(value).map(|t| root.tag_name(t));
                 Report::accepted(Outcome::Valid, self.root_name(index), tag)
             })
         })

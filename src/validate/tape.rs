@@ -3,7 +3,8 @@
 //! borrowed from the text, and each container knows where it ends, so a check can skip
 //! a value or read it twice (`anyOf`) without parsing again.
 //!
-//! serde_json does the reading. A tape exists only for a message with none of the
+//! [`read`] accepts exactly the messages serde_json parses, and reads them as serde_json
+//! does ([`lex`]), with less work. A tape exists only for a message with none of the
 //! values [`super::faults`] deals with: serde_json refuses numbers beyond `f64`, lone
 //! surrogates and nesting past its limit (the same as [`super::text::MAX_DEPTH`]), and
 //! [`read`] refuses an object with a key given twice and, when asked, an integral number
@@ -13,8 +14,10 @@
 use std::cell::Cell;
 use std::fmt;
 
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde::de::{DeserializeSeed, Deserializer, Visitor};
+use serde_json::{Map, Value};
+
+mod lex;
 
 /// One token of a [`Tape`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -130,7 +133,7 @@ impl<'t> Tape<'t> {
             Token::Bool(b) => Value::Bool(b),
             Token::UInt(n) => Value::Number(n.into()),
             Token::Int(n) => Value::Number(n.into()),
-            Token::Float(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+            Token::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
             Token::Str(text) | Token::Key(text) => Value::String(self.text(text).to_owned()),
             Token::Array { .. } => Value::Array(self.items(at).map(|i| self.to_value(i)).collect()),
             Token::Object { .. } => {
@@ -227,38 +230,18 @@ pub fn read(text: &str, integral_floats: bool) -> Option<Tape<'_>> {
         unescaped,
     };
     tape.tokens.reserve(text.len() / 6 + 4);
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    Fill {
-        tape: &mut tape,
-        integral_floats,
-    }
-    .deserialize(&mut deserializer)
-    .ok()?;
-    deserializer.end().ok()?;
-    u32::try_from(tape.tokens.len()).ok()?;
+    lex::Lexer::new(text, &mut tape, integral_floats).document()?;
     Some(tape)
 }
 
-impl<'t> Tape<'t> {
-    /// `value` (unescaped by serde_json) copied into [`Self::unescaped`].
-    fn unescaped(&mut self, value: &str) -> Option<Text<'t>> {
-        let start = u32::try_from(self.unescaped.len()).ok()?;
-        self.unescaped.push_str(value);
-        u32::try_from(self.unescaped.len()).ok()?;
-        Some(Text::Unescaped {
-            start,
-            len: value.len() as u32,
-        })
-    }
-}
-
-/// Appends one value's tokens.
-struct Fill<'a, 't> {
+/// Appends one number's token, as serde_json reads it (for [`lex`]'s numbers other
+/// than short integers).
+struct Number<'a, 't> {
     tape: &'a mut Tape<'t>,
     integral_floats: bool,
 }
 
-impl<'de> DeserializeSeed<'de> for Fill<'_, 'de> {
+impl<'de> DeserializeSeed<'de> for Number<'_, 'de> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -266,20 +249,11 @@ impl<'de> DeserializeSeed<'de> for Fill<'_, 'de> {
     }
 }
 
-fn refused<E: serde::de::Error>() -> E {
-    E::custom("left to the schema walk")
-}
-
-impl<'de> Visitor<'de> for Fill<'_, 'de> {
+impl<'de> Visitor<'de> for Number<'_, 'de> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, value: bool) -> Result<(), E> {
-        self.tape.tokens.push(Token::Bool(value));
-        Ok(())
+        f.write_str("a number")
     }
 
     fn visit_i64<E>(self, value: i64) -> Result<(), E> {
@@ -294,91 +268,9 @@ impl<'de> Visitor<'de> for Fill<'_, 'de> {
 
     fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<(), E> {
         if !value.is_finite() || (self.integral_floats && value.fract() == 0.0) {
-            return Err(refused());
+            return Err(E::custom("left to the schema walk"));
         }
         self.tape.tokens.push(Token::Float(value));
-        Ok(())
-    }
-
-    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<(), E> {
-        self.tape.tokens.push(Token::Str(Text::Source(value)));
-        Ok(())
-    }
-
-    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<(), E> {
-        let text = self.tape.unescaped(value).ok_or_else(refused)?;
-        self.tape.tokens.push(Token::Str(text));
-        Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        self.tape.tokens.push(Token::Null);
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let at = self.tape.tokens.len();
-        self.tape.tokens.push(Token::Array { end: 0 });
-        while seq
-            .next_element_seed(Fill {
-                tape: self.tape,
-                integral_floats: self.integral_floats,
-            })?
-            .is_some()
-        {}
-        let end = u32::try_from(self.tape.tokens.len()).map_err(|_| refused::<A::Error>())?;
-        self.tape.tokens[at] = Token::Array { end };
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let at = self.tape.tokens.len();
-        self.tape.tokens.push(Token::Object { end: 0 });
-        let mut keys = KeyIndex::default();
-        while map.next_key_seed(KeyFill(self.tape))?.is_some() {
-            if let Some(&Token::Key(key)) = self.tape.tokens.last() {
-                keys.push(self.tape.text(key));
-            }
-            map.next_value_seed(Fill {
-                tape: self.tape,
-                integral_floats: self.integral_floats,
-            })?;
-        }
-        if keys.has_duplicate(self.tape, at) {
-            return Err(refused());
-        }
-        let end = u32::try_from(self.tape.tokens.len()).map_err(|_| refused::<A::Error>())?;
-        self.tape.tokens[at] = Token::Object { end };
-        Ok(())
-    }
-}
-
-/// Appends a key.
-struct KeyFill<'a, 't>(&'a mut Tape<'t>);
-
-impl<'de> DeserializeSeed<'de> for KeyFill<'_, 'de> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeyFill<'_, 'de> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an object key")
-    }
-
-    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<(), E> {
-        self.0.tokens.push(Token::Key(Text::Source(value)));
-        Ok(())
-    }
-
-    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<(), E> {
-        let text = self.0.unescaped(value).ok_or_else(refused)?;
-        self.0.tokens.push(Token::Key(text));
         Ok(())
     }
 }

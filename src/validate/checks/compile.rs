@@ -7,6 +7,7 @@ use ahash::HashMap;
 use serde_json::{Map, Number, Value};
 
 use super::numbers::equal_values;
+use super::simplify;
 use super::{
     ARRAY, Assertions, BOOLEAN, Checks, Draft, INTEGER, NULL, NUMBER, Node, NodeId, OBJECT,
     Property, STRING, Tagging, Union,
@@ -172,10 +173,9 @@ impl Checks {
                 compiler.node(0, pointer, schema).ok()
             })
             .collect();
-        Some(Self {
-            nodes: compiler.nodes,
-            roots,
-        })
+        let mut nodes = compiler.nodes;
+        simplify::simplify(&mut nodes);
+        Some(Self { nodes, roots })
     }
 }
 
@@ -558,15 +558,7 @@ impl Compiler<'_> {
                 a.required |= 1 << index;
             }
         }
-        if a.properties.len() > 8 {
-            a.lookup = Some(
-                a.properties
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| (p.name.clone(), i))
-                    .collect(),
-            );
-        }
+        a.index_properties();
         Ok(a)
     }
 

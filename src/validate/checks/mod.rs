@@ -18,14 +18,15 @@
 //! Only a yes/no verdict comes from here. Why a message is rejected is still explained
 //! by the general engine, from a `Value`.
 //!
-//! [`compile`] builds the checks, [`run`] runs them, [`numbers`] compares numbers as
-//! JSON Schema does.
+//! [`compile`] builds the checks, [`simplify`] makes them cheaper to run with the same
+//! verdicts, [`run`] runs them, [`numbers`] compares numbers as JSON Schema does.
 //!
 //! [`Tape`]: super::tape::Tape
 
 mod compile;
 mod numbers;
 mod run;
+mod simplify;
 #[cfg(test)]
 mod tests;
 
@@ -123,6 +124,7 @@ struct Assertions {
     condition: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
 }
 
+#[derive(Clone)]
 struct Property {
     name: Box<str>,
     node: Option<NodeId>,
@@ -146,8 +148,8 @@ struct Tagging {
 }
 
 impl Assertions {
-    /// The node for these assertions, with [`Self::has`] filled in.
-    fn into_node(mut self) -> Node {
+    /// Which groups of assertions are present ([`Self::has`]).
+    fn groups(&self) -> u8 {
         let mut has = 0;
         if self.values.is_some() || self.constant.is_some() {
             has |= HAS_VALUES;
@@ -187,6 +189,23 @@ impl Assertions {
         {
             has |= HAS_APPLICATORS;
         }
+        has
+    }
+
+    /// Indexes [`Self::properties`] by name when a linear search would be long.
+    fn index_properties(&mut self) {
+        self.lookup = (self.properties.len() > 8).then(|| {
+            self.properties
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.name.clone(), i))
+                .collect()
+        });
+    }
+
+    /// The node for these assertions, with [`Self::has`] filled in.
+    fn into_node(mut self) -> Node {
+        let has = self.groups();
         if has == 0 && self.types != 0 {
             return Node::Types(self.types);
         }

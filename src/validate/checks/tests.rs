@@ -184,6 +184,54 @@ fn agree_with_the_engine_keyword_by_keyword() {
                    "properties": {"a": {"$ref": "#/definitions/s", "type": "integer"}}, "items": [{"type": "integer"}]}),
             vec![r#"{"a": "x"}"#, r#"{"a": 1}"#, r#"["x"]"#, "[1, \"x\"]"],
         ),
+        (
+            // Folded (simplify.rs): alternatives' `$ref`s to payload schemas, a union
+            // that implies the root's `required` tag; and the folds that must not
+            // happen (a name on both sides, `additionalProperties`, disjoint types).
+            json!({
+                "$defs": {
+                    "Prompt": {"type": "object", "properties": {"prompt": {"type": "string"}}, "required": ["prompt"]},
+                    "Line": {"type": "object", "properties": {"type": {"type": "string", "maxLength": 4}, "line": {"type": "integer"}}},
+                    "Text": {"type": "string"},
+                    "Closed": {"properties": {"n": {"type": "integer"}}, "required": ["n"]}
+                },
+                "type": "object",
+                "required": ["type"],
+                "oneOf": [
+                    {"properties": {"type": {"const": "start"}}, "required": ["type"], "$ref": "#/$defs/Prompt"},
+                    {"properties": {"type": {"const": "line"}}, "required": ["type"], "$ref": "#/$defs/Line"},
+                    {"properties": {"type": {"const": "text"}}, "required": ["type"], "$ref": "#/$defs/Text"},
+                    {"properties": {"type": {"const": "closed"}}, "required": ["type"], "additionalProperties": false, "allOf": [{"$ref": "#/$defs/Closed"}]}
+                ]
+            }),
+            vec![
+                r#"{"type": "start", "prompt": "> "}"#,
+                r#"{"type": "start", "prompt": 1}"#,
+                r#"{"type": "start"}"#,
+                r#"{"type": "line", "line": 3}"#,
+                r#"{"type": "line", "line": "3"}"#,
+                r#"{"type": "text"}"#,
+                r#"{"type": "closed", "n": 1}"#,
+                r#"{"type": "closed"}"#,
+                r#"{"type": "other"}"#,
+                r#"{"prompt": "> "}"#,
+                "{}",
+                r#""start""#,
+            ],
+        ),
+        (
+            // One alternative does not require the tag: the root's `required` stays.
+            json!({"required": ["t"], "anyOf": [
+                {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+                {"properties": {"t": {"const": "b"}, "n": {"type": "integer"}}, "required": ["n"]}
+            ]}),
+            vec![
+                r#"{"n": 1}"#,
+                r#"{"t": "b", "n": 1}"#,
+                r#"{"t": "a"}"#,
+                "{}",
+            ],
+        ),
         (json!(false), vec!["1", "{}"]),
         (json!({}), vec!["1", "{}"]),
     ];
@@ -262,4 +310,42 @@ fn leaves_documents_it_cannot_follow_to_the_engine() {
     let checks = Checks::compile(&looping, &options, &[""]).expect("a loop of references compiles");
     let tape = tape::read("1", false).unwrap();
     assert_eq!(checks.check(0, &tape), Verdict::Unsure);
+}
+
+#[test]
+fn simplifying_folds_payloads_into_alternatives_and_drops_the_implied_tag() {
+    let schema = json!({
+        "$defs": {
+            "Prompt": {"type": "object", "properties": {"prompt": {"type": "string"}}, "required": ["prompt"]},
+            "Text": {"type": "string"}
+        },
+        "type": "object",
+        "required": ["type"],
+        "oneOf": [
+            {"properties": {"type": {"const": "start"}}, "required": ["type"], "$ref": "#/$defs/Prompt"},
+            {"properties": {"type": {"const": "text"}}, "required": ["type"], "$ref": "#/$defs/Text"}
+        ]
+    });
+    let checks = Checks::compile(&schema, &SchemaOptions::default(), &[""]).unwrap();
+    let Node::Schema(root) = &checks.nodes[0] else {
+        panic!("the root is compiled");
+    };
+    // Every alternative requires `type`: the root no longer reads the members for it.
+    assert_eq!(root.has & HAS_MEMBERS, 0);
+    assert!(root.properties.is_empty());
+    let union = root.one_of.as_ref().unwrap();
+    let schema_of = |id: NodeId| match &checks.nodes[id as usize] {
+        Node::Schema(a) => a,
+        _ => panic!("an alternative is compiled"),
+    };
+    let start = schema_of(union.alternatives[0]);
+    assert!(start.all_of.is_empty(), "Prompt is folded in");
+    let names: Vec<&str> = start.properties.iter().map(|p| &*p.name).collect();
+    assert_eq!(names, ["type", "prompt"]);
+    assert_eq!(start.required, 0b11);
+    assert_eq!(start.types, OBJECT);
+    // A payload of only `type` is folded too: the alternative takes strings only.
+    let text = schema_of(union.alternatives[1]);
+    assert!(text.all_of.is_empty());
+    assert_eq!(text.types, STRING);
 }

@@ -12,6 +12,7 @@ use super::checks::{Checks, Verdict};
 use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
 use super::faults::{self, Fault};
+use super::few::Few;
 use super::report::{Name, Violation, interned};
 use super::retrieve::LocalRetriever;
 use super::tape;
@@ -57,7 +58,9 @@ pub struct CompiledRoot {
     /// Where the root's schema is in the document (`""` for the whole document).
     pointer: String,
     /// The known string tags of `union`, as the reports name them.
-    known_strings: ahash::HashSet<Name>,
+    known_strings: Few<Name, ()>,
+    /// Whether `union` is open (takes unknown tags).
+    open: bool,
     /// Built from [`faults::visible`] of `source` when a message with faults comes.
     visible: OnceLock<Option<Engine>>,
 }
@@ -75,11 +78,12 @@ impl CompiledRoot {
             .iter()
             .flat_map(Discriminator::known_tags)
             .filter_map(Value::as_str)
-            .map(interned)
+            .map(|tag| (interned(tag), ()))
             .collect();
         Self {
             name,
             engine,
+            open: union.as_ref().is_some_and(Discriminator::is_open),
             union,
             content_key,
             source,
@@ -108,7 +112,7 @@ impl CompiledRoot {
     /// [`Self::tag_member`]).
     pub fn knows_tag(&self, tag: Option<&Value>) -> bool {
         match (&self.union, tag) {
-            (Some(_), Some(Value::String(tag))) => self.known_strings.contains(tag.as_str()),
+            (Some(_), Some(Value::String(tag))) => self.known_strings.get(tag).is_some(),
             (Some(d), Some(tag)) => d.knows(tag),
             _ => false,
         }
@@ -117,7 +121,7 @@ impl CompiledRoot {
     /// How a report names tag `tag`: the root's own (interned) name for a tag it knows,
     /// a copy otherwise.
     pub fn tag_name(&self, tag: &str) -> Name {
-        named(tag, self.known_strings.get(tag))
+        named(tag, self.known_strings.entry(tag).map(|(name, _)| name))
     }
 
     /// The value of the message's tag member, if this root is a union with a tag.
@@ -496,26 +500,31 @@ impl CompiledSchema {
     ) -> Option<(usize, Option<Name>)> {
         let checks = self.checks()?;
         let tape = tape::read(text, self.rust_integers)?;
+        // The message's tag, read once for the roots tagged by the same key.
+        let mut last: Option<(&str, Option<&str>)> = None;
         for index in range {
             let root = &self.roots[index];
-            // The message's tag, with its name when the root knows it.
-            let tag = || {
-                let at = tape.member(0, &root.union.as_ref()?.key)?;
-                let tag = tape.str_at(at)?;
-                Some((tag, root.known_strings.get(tag)))
-            };
+            let tag = root.union.as_ref().and_then(|union| match last {
+                Some((key, tag)) if key == union.key => tag,
+                _ => {
+                    let tag = tape.member(0, &union.key).and_then(|at| tape.str_at(at));
+                    last = Some((&union.key, tag));
+                    tag
+                }
+            });
+            // The tag with its name, when the root knows it.
+            let read = |tag| (tag, root.known_strings.entry(tag).map(|(name, _)| name));
             // An open union takes a tag it does not know as unknown at best, which is
             // not what is asked: no need to check.
-            let open = root.union.as_ref().is_some_and(Discriminator::is_open);
-            let read = if open { tag() } else { None };
-            if read.is_some_and(|(_, known)| known.is_none()) {
+            let early = if root.open { tag.map(read) } else { None };
+            if early.is_some_and(|(_, known)| known.is_none()) {
                 continue;
             }
             match checks.check(index, &tape) {
                 Verdict::No => continue,
                 Verdict::Unsure => return None,
                 Verdict::Yes => {
-                    let read = if open { read } else { tag() };
+                    let read = if root.open { early } else { tag.map(read) };
                     return Some((index, read.map(|(tag, known)| named(tag, known))));
                 }
             }

@@ -46,6 +46,7 @@ mod compiled;
 mod discriminator;
 mod explain;
 mod faults;
+mod few;
 pub(crate) mod locate;
 mod output;
 mod report;

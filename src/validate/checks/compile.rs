@@ -629,7 +629,7 @@ impl Compiler<'_> {
             .collect();
         Some(Tagging {
             key: key.into(),
-            by_tag,
+            by_tag: by_tag.into(),
             other,
             untagged,
         })

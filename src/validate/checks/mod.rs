@@ -31,6 +31,8 @@ mod simplify;
 mod tests;
 
 use ahash::HashMap;
+
+use super::few::Few;
 use serde_json::{Number, Value};
 
 /// A check's answer.
@@ -139,7 +141,7 @@ struct Union {
 /// Which alternatives of a union can take a string tag.
 struct Tagging {
     key: Box<str>,
-    by_tag: HashMap<Box<str>, Vec<NodeId>>,
+    by_tag: Few<Box<str>, Vec<NodeId>>,
     /// The alternatives that can take any other string.
     other: Vec<NodeId>,
     /// The alternatives that can take an object without the tag (those that do not

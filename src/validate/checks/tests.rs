@@ -266,7 +266,7 @@ fn dispatch_on_the_tag_checks_only_the_alternatives_that_take_it() {
     };
     let tagging = root.any_of.as_ref().unwrap().tag.as_ref().unwrap();
     assert_eq!(&*tagging.key, "t");
-    assert_eq!(tagging.by_tag[&Box::<str>::from("a")].len(), 1);
+    assert_eq!(tagging.by_tag.get("a").unwrap().len(), 1);
     assert_eq!(tagging.other.len(), 1);
 }
 

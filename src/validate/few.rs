@@ -1,0 +1,84 @@
+//! [`Few`]: a map from the few strings a union knows (its tags) that finds a key by
+//! comparing lengths, then bytes, entry after entry; hashed only past [`LISTED`] keys.
+//! For a handful of short tags this is several times cheaper than hashing the key.
+
+use std::borrow::Borrow;
+use std::hash::Hash;
+
+/// The most keys kept in a list.
+const LISTED: usize = 16;
+
+/// See the module documentation.
+pub enum Few<K, V> {
+    Listed(Vec<(K, V)>),
+    Hashed(ahash::HashMap<K, V>),
+}
+
+impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
+    /// The entry of `key`.
+    #[inline]
+    pub fn entry(&self, key: &str) -> Option<(&K, &V)> {
+        match self {
+            Few::Listed(entries) => entries
+                .iter()
+                .find(|(k, _)| {
+                    let k: &str = k.borrow();
+                    k.len() == key.len() && k == key
+                })
+                .map(|(k, v)| (k, v)),
+            Few::Hashed(map) => map.get_key_value(key),
+        }
+    }
+
+    /// The value of `key`.
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.entry(key).map(|(_, v)| v)
+    }
+}
+
+impl<K: Hash + Eq, V> FromIterator<(K, V)> for Few<K, V> {
+    /// As a `HashMap` collects: of two equal keys, the last value stays.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(entries: I) -> Self {
+        ahash::HashMap::from_iter(entries).into()
+    }
+}
+
+impl<K: Hash + Eq, V> From<ahash::HashMap<K, V>> for Few<K, V> {
+    fn from(map: ahash::HashMap<K, V>) -> Self {
+        if map.len() <= LISTED {
+            Few::Listed(map.into_iter().collect())
+        } else {
+            Few::Hashed(map)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_what_a_hash_map_finds() {
+        for count in [0, 1, 5, LISTED, LISTED + 1, 40] {
+            let keys: Vec<String> = (0..count)
+                .map(|i| "k".repeat(i % 7) + &i.to_string())
+                .collect();
+            let few: Few<Box<str>, usize> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| (k.as_str().into(), i))
+                .collect();
+            assert_eq!(matches!(few, Few::Listed(_)), count <= LISTED);
+            for (i, key) in keys.iter().enumerate() {
+                assert_eq!(few.get(key), Some(&i), "{key}");
+                assert_eq!(few.entry(key).map(|(k, _)| &**k), Some(key.as_str()));
+            }
+            for absent in ["", "k", "kk10x", "zz"] {
+                assert_eq!(few.get(absent), None, "{absent}");
+            }
+        }
+        let last: Few<Box<str>, u8> = [("a".into(), 1), ("a".into(), 2)].into_iter().collect();
+        assert_eq!(last.get("a"), Some(&2));
+    }
+}

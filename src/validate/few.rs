@@ -9,6 +9,7 @@ use std::hash::Hash;
 const LISTED: usize = 16;
 
 /// See the module documentation.
+#[derive(Clone)]
 pub enum Few<K, V> {
     Listed(Vec<(K, V)>),
     Hashed(ahash::HashMap<K, V>),
@@ -27,6 +28,14 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
                 })
                 .map(|(k, v)| (k, v)),
             Few::Hashed(map) => map.get_key_value(key),
+        }
+    }
+
+    /// Calls `f` on each entry, its value mutable.
+    pub fn for_each_mut(&mut self, mut f: impl FnMut(&K, &mut V)) {
+        match self {
+            Few::Listed(entries) => entries.iter_mut().for_each(|(k, v)| f(k, v)),
+            Few::Hashed(map) => map.iter_mut().for_each(|(k, v)| f(k, v)),
         }
     }
 

@@ -90,7 +90,7 @@ const HAS_ITEMS: u8 = 8;
 const HAS_MEMBERS: u8 = 16;
 const HAS_APPLICATORS: u8 = 32;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Assertions {
     /// Allowed JSON types (bits above); 0 when `type` is absent.
     types: u8,
@@ -133,12 +133,14 @@ struct Property {
     declared: bool,
 }
 
+#[derive(Clone)]
 struct Union {
     alternatives: Vec<NodeId>,
     tag: Option<Tagging>,
 }
 
 /// Which alternatives of a union can take a string tag.
+#[derive(Clone)]
 struct Tagging {
     key: Box<str>,
     by_tag: Few<Box<str>, Vec<NodeId>>,

@@ -32,6 +32,18 @@ impl Checks {
     }
 }
 
+/// The verdict of node `node` on the value on `tape` (for [`super::simplify`], which
+/// judges a union's tags at compile time).
+pub(super) fn verdict(nodes: &[Node], node: NodeId, tape: &Tape<'_>) -> Verdict {
+    Run {
+        nodes,
+        tape,
+        budget: 64 * tape.len() as u64 + 4096,
+        depth: 0,
+    }
+    .check(node, 0)
+}
+
 /// One message's run through the checks.
 struct Run<'c, 'a, 't> {
     nodes: &'c [Node],

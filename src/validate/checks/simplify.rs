@@ -11,19 +11,68 @@
 //!   union requires its tag, the union accepts no object without it, so the node's own
 //!   `required` of the tag says nothing more; a name left neither declared nor required
 //!   is dropped, and a node with nothing else to check of members no longer reads them.
+//! - **A tag is not checked twice.** A union dispatches a message to the alternatives
+//!   listed for its tag; where an alternative's own schema of the tag property accepts
+//!   that tag (judged once, here, on the tag as a JSON string: a schema's verdict on a
+//!   value depends on nothing else), the union dispatches to a copy of the alternative
+//!   that does not check the tag property's value again.
 
-use super::{Assertions, HAS_MEMBERS, Node, NodeId, Property};
+use super::run::verdict;
+use super::{Assertions, HAS_MEMBERS, Node, NodeId, Property, Verdict};
+use crate::validate::tape;
 
 /// How many `$ref`s in a row are followed to find the schema an `allOf` member is.
 const MAX_HOPS: usize = 16;
 
-pub(super) fn simplify(nodes: &mut [Node]) {
+pub(super) fn simplify(nodes: &mut Vec<Node>) {
     // Later nodes are (mostly) the earlier ones' subschemas: folded first, they can
     // then be folded into their parents.
     for id in (0..nodes.len()).rev() {
         fold_all_of(nodes, id);
         if let Node::Schema(a) = &mut nodes[id] {
             drop_implied_required(a);
+        }
+    }
+    for id in 0..nodes.len() {
+        dispatch_past_the_tag(nodes, id);
+    }
+}
+
+/// Points node `id`'s tagged unions, tag by tag, at copies of their alternatives that
+/// do not check the tag again (see the module documentation).
+fn dispatch_past_the_tag(nodes: &mut Vec<Node>, id: usize) {
+    let Node::Schema(a) = &nodes[id] else { return };
+    let mut unions = Vec::new();
+    for (which, union) in [&a.any_of, &a.one_of].into_iter().enumerate() {
+        if let Some(tagging) = union.as_ref().and_then(|u| u.tag.as_ref()) {
+            unions.push((which, tagging.clone()));
+        }
+    }
+    for (which, mut tagging) in unions {
+        // Per alternative: its copy without the tag check, once made.
+        let mut copies: Vec<(NodeId, NodeId)> = Vec::new();
+        let key = tagging.key.clone();
+        tagging.by_tag.for_each_mut(|tag, candidates| {
+            // The tag as the message writes it: a JSON string.
+            let text = serde_json::to_string(&**tag).unwrap_or_default();
+            let Some(tape) = tape::read(&text, false) else {
+                return;
+            };
+            for candidate in candidates.iter_mut() {
+                if let Some(copy) = without_tag_check(nodes, &mut copies, *candidate, &key, &tape) {
+                    *candidate = copy;
+                }
+            }
+        });
+        if let Node::Schema(a) = &mut nodes[id] {
+            let union = if which == 0 {
+                &mut a.any_of
+            } else {
+                &mut a.one_of
+            };
+            if let Some(union) = union {
+                union.tag = Some(tagging);
+            }
         }
     }
 }
@@ -76,6 +125,35 @@ fn fold_all_of(nodes: &mut [Node], id: usize) {
             _ => k += 1,
         }
     }
+}
+
+/// The copy of `candidate`'s schema without its check of the tag property `key`, made
+/// once per alternative, when that check accepts the tag on `tape`.
+fn without_tag_check(
+    nodes: &mut Vec<Node>,
+    copies: &mut Vec<(NodeId, NodeId)>,
+    candidate: NodeId,
+    key: &str,
+    tape: &tape::Tape<'_>,
+) -> Option<NodeId> {
+    let alternative = resolve(nodes, candidate);
+    let Node::Schema(alt) = &nodes[alternative as usize] else {
+        return None;
+    };
+    let at = alt.properties.iter().position(|p| &*p.name == key)?;
+    let check = alt.properties[at].node?;
+    if verdict(nodes, check, tape) != Verdict::Yes {
+        return None;
+    }
+    if let Some(&(_, copy)) = copies.iter().find(|(of, _)| *of == alternative) {
+        return Some(copy);
+    }
+    let copy = NodeId::try_from(nodes.len()).ok()?;
+    let mut alt = alt.clone();
+    alt.properties[at].node = None;
+    nodes.push(Node::Schema(alt));
+    copies.push((alternative, copy));
+    Some(copy)
 }
 
 /// Adds a member's `types`, `properties` and `required` to `a`, if they can be (at most

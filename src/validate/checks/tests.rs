@@ -232,6 +232,20 @@ fn agree_with_the_engine_keyword_by_keyword() {
                 "{}",
             ],
         ),
+        (
+            // The tag's schema refuses one of the tags its `enum` lists: the union must
+            // still check it for that tag.
+            json!({"oneOf": [
+                {"properties": {"t": {"enum": ["ab", "abc"], "maxLength": 2}, "n": {"type": "integer"}}, "required": ["t"]},
+                {"properties": {"t": {"const": "x"}}, "required": ["t"]}
+            ]}),
+            vec![
+                r#"{"t": "ab", "n": 1}"#,
+                r#"{"t": "abc", "n": 1}"#,
+                r#"{"t": "ab", "n": "1"}"#,
+                r#"{"t": "x"}"#,
+            ],
+        ),
         (json!(false), vec!["1", "{}"]),
         (json!({}), vec!["1", "{}"]),
     ];
@@ -344,6 +358,11 @@ fn simplifying_folds_payloads_into_alternatives_and_drops_the_implied_tag() {
     assert_eq!(names, ["type", "prompt"]);
     assert_eq!(start.required, 0b11);
     assert_eq!(start.types, OBJECT);
+    // Dispatched on its tag, the union goes to a copy that does not check it again.
+    let dispatched = union.tag.as_ref().unwrap().by_tag.get("start").unwrap()[0];
+    assert_ne!(dispatched, union.alternatives[0]);
+    let copy = schema_of(dispatched);
+    assert!(copy.properties[0].node.is_none() && start.properties[0].node.is_some());
     // A payload of only `type` is folded too: the alternative takes strings only.
     let text = schema_of(union.alternatives[1]);
     assert!(text.all_of.is_empty());

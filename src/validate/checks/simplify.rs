@@ -1,5 +1,4 @@
-//! Compiled checks made cheaper to run, each verdict unchanged. Two rewrites, both of a
-//! conjunction into an equal one:
+//! Compiled checks made cheaper to run, each verdict unchanged. Three rewrites:
 //!
 //! - **`allOf` members folded in.** A node whose `allOf` (or 2019-09+ sibling `$ref`)
 //!   leads to a schema of only `type`, `properties` and `required` takes that schema's
@@ -16,6 +15,8 @@
 //!   that tag (judged once, here, on the tag as a JSON string: a schema's verdict on a
 //!   value depends on nothing else), the union dispatches to a copy of the alternative
 //!   that does not check the tag property's value again.
+
+use ahash::HashMap;
 
 use super::run::verdict;
 use super::{Assertions, HAS_MEMBERS, Node, NodeId, Property, Verdict};
@@ -50,7 +51,7 @@ fn dispatch_past_the_tag(nodes: &mut Vec<Node>, id: usize) {
     }
     for (which, mut tagging) in unions {
         // Per alternative: its copy without the tag check, once made.
-        let mut copies: Vec<(NodeId, NodeId)> = Vec::new();
+        let mut copies = HashMap::default();
         let key = tagging.key.clone();
         tagging.by_tag.for_each_mut(|tag, candidates| {
             // The tag as the message writes it: a JSON string.
@@ -131,7 +132,7 @@ fn fold_all_of(nodes: &mut [Node], id: usize) {
 /// once per alternative, when that check accepts the tag on `tape`.
 fn without_tag_check(
     nodes: &mut Vec<Node>,
-    copies: &mut Vec<(NodeId, NodeId)>,
+    copies: &mut HashMap<NodeId, NodeId>,
     candidate: NodeId,
     key: &str,
     tape: &tape::Tape<'_>,
@@ -145,14 +146,14 @@ fn without_tag_check(
     if verdict(nodes, check, tape) != Verdict::Yes {
         return None;
     }
-    if let Some(&(_, copy)) = copies.iter().find(|(of, _)| *of == alternative) {
+    if let Some(&copy) = copies.get(&alternative) {
         return Some(copy);
     }
     let copy = NodeId::try_from(nodes.len()).ok()?;
     let mut alt = alt.clone();
     alt.properties[at].node = None;
     nodes.push(Node::Schema(alt));
-    copies.push((alternative, copy));
+    copies.insert(alternative, copy);
     Some(copy)
 }
 

@@ -22,18 +22,12 @@ impl Checks {
         let Some(Some(node)) = self.roots.get(index) else {
             return Verdict::Unsure;
         };
-        let mut run = Run {
-            nodes: &self.nodes,
-            tape,
-            budget: 64 * tape.len() as u64 + 4096,
-            depth: 0,
-        };
-        run.check(*node, 0)
+        verdict(&self.nodes, *node, tape)
     }
 }
 
-/// The verdict of node `node` on the value on `tape` (for [`super::simplify`], which
-/// judges a union's tags at compile time).
+/// The verdict of node `node` on the value on `tape` (a root's, or, in
+/// [`super::simplify`], a tag's at compile time).
 pub(super) fn verdict(nodes: &[Node], node: NodeId, tape: &Tape<'_>) -> Verdict {
     Run {
         nodes,

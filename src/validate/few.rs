@@ -22,10 +22,8 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
         match self {
             Few::Listed(entries) => entries
                 .iter()
-                .find(|(k, _)| {
-                    let k: &str = k.borrow();
-                    k.len() == key.len() && k == key
-                })
+                // `==` on strings compares the lengths first.
+                .find(|(k, _)| k.borrow() == key)
                 .map(|(k, v)| (k, v)),
             Few::Hashed(map) => map.get_key_value(key),
         }

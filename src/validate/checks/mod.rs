@@ -115,6 +115,9 @@ struct Assertions {
     properties: Vec<Property>,
     lookup: Option<HashMap<Box<str>, usize>>,
     required: u64,
+    /// Sets of [`Self::properties`] (bit masks, like `required`) that must not all be
+    /// present: `not: {"required": [...]}` folded in by [`simplify`].
+    excluded: Vec<u64>,
     additional: Option<NodeId>,
     property_names: Option<NodeId>,
     min_properties: Option<u64>,
@@ -178,6 +181,7 @@ impl Assertions {
             has |= HAS_ITEMS;
         }
         if !self.properties.is_empty()
+            || !self.excluded.is_empty()
             || self.additional.is_some()
             || self.property_names.is_some()
             || self.min_properties.is_some()

@@ -1,4 +1,4 @@
-//! Compiled checks made cheaper to run, each verdict unchanged. Three rewrites:
+//! Compiled checks made cheaper to run, each verdict unchanged. Five rewrites:
 //!
 //! - **`allOf` members folded in.** A node whose `allOf` (or 2019-09+ sibling `$ref`)
 //!   leads to a schema of only `type`, `properties` and `required` takes that schema's
@@ -15,11 +15,25 @@
 //!   that tag (judged once, here, on the tag as a JSON string: a schema's verdict on a
 //!   value depends on nothing else), the union dispatches to a copy of the alternative
 //!   that does not check the tag property's value again.
+//! - **A union of constants is an `enum`.** `oneOf`/`anyOf` whose alternatives each
+//!   only pin the value to strings, booleans or `null` (`const`, `enum`; what schemars
+//!   writes for a documented Rust enum) is the list of those values, when no value is
+//!   in two alternatives of a `oneOf`: one comparison per value instead of a schema
+//!   check per alternative.
+//! - **`not: {"required": [...]}` is read with the members.** On a node that accepts
+//!   only objects, the names that must not all be present become a set of its
+//!   properties, checked against the members the node reads anyway, instead of a
+//!   second pass over them.
 
 use ahash::HashMap;
 
 use super::run::verdict;
-use super::{Assertions, HAS_MEMBERS, Node, NodeId, Property, Verdict};
+use serde_json::Value;
+
+use super::{
+    Assertions, BOOLEAN, HAS_APPLICATORS, HAS_MEMBERS, HAS_VALUES, NULL, Node, NodeId, OBJECT,
+    Property, STRING, Verdict,
+};
 use crate::validate::tape;
 
 /// How many `$ref`s in a row are followed to find the schema an `allOf` member is.
@@ -29,7 +43,9 @@ pub(super) fn simplify(nodes: &mut Vec<Node>) {
     // Later nodes are (mostly) the earlier ones' subschemas: folded first, they can
     // then be folded into their parents.
     for id in (0..nodes.len()).rev() {
+        constants_as_enum(nodes, id);
         fold_all_of(nodes, id);
+        fold_not(nodes, id);
         if let Node::Schema(a) = &mut nodes[id] {
             drop_implied_required(a);
         }
@@ -96,6 +112,7 @@ fn foldable(nodes: &[Node], id: NodeId) -> Option<(u8, Vec<Property>, u64)> {
         _ => return None,
     };
     let only_members = b.has & !HAS_MEMBERS == 0
+        && b.excluded.is_empty()
         && b.additional.is_none()
         && b.property_names.is_none()
         && b.min_properties.is_none()
@@ -114,16 +131,21 @@ fn fold_all_of(nodes: &mut [Node], id: usize) {
             return;
         };
         let folded = foldable(nodes, member);
+        let excluded = not_required(nodes, member);
         let Node::Schema(a) = &mut nodes[id] else {
             return;
         };
-        match folded {
-            Some((types, properties, required)) if fold(a, types, &properties, required) => {
-                a.all_of.remove(k);
-                a.index_properties();
-                a.has = a.groups();
-            }
-            _ => k += 1,
+        let done = match (folded, excluded) {
+            (Some((types, properties, required)), _) => fold(a, types, &properties, required),
+            (None, Some(names)) => exclude(a, &names),
+            (None, None) => false,
+        };
+        if done {
+            a.all_of.remove(k);
+            a.index_properties();
+            a.has = a.groups();
+        } else {
+            k += 1;
         }
     }
 }
@@ -182,6 +204,174 @@ fn fold(a: &mut Assertions, types: u8, properties: &[Property], required: u64) -
     true
 }
 
+/// Node `id`'s own `not: {"required": [...]}` folded into its members (see [`exclude`]).
+fn fold_not(nodes: &mut [Node], id: usize) {
+    let Node::Schema(a) = &nodes[id] else { return };
+    let Some(names) = a.not.and_then(|not| required_only(nodes, not)) else {
+        return;
+    };
+    let Node::Schema(a) = &mut nodes[id] else {
+        return;
+    };
+    if exclude(a, &names) {
+        a.not = None;
+        a.index_properties();
+        a.has = a.groups();
+    }
+}
+
+/// The names of `{"not": {"required": [...]}}` (a schema of nothing else), as an
+/// `allOf` member.
+fn not_required(nodes: &[Node], id: NodeId) -> Option<Vec<Box<str>>> {
+    let Node::Schema(b) = &nodes[resolve(nodes, id) as usize] else {
+        return None;
+    };
+    let only_not = b.types == 0
+        && b.has == HAS_APPLICATORS
+        && b.all_of.is_empty()
+        && b.any_of.is_none()
+        && b.one_of.is_none()
+        && b.condition.is_none();
+    only_not
+        .then_some(b.not?)
+        .and_then(|not| required_only(nodes, not))
+}
+
+/// The names of `{"required": [...]}`, a schema of nothing else (`properties` of
+/// schemas that accept anything aside).
+fn required_only(nodes: &[Node], id: NodeId) -> Option<Vec<Box<str>>> {
+    let Node::Schema(c) = &nodes[resolve(nodes, id) as usize] else {
+        return None;
+    };
+    let only_required = c.types == 0
+        && c.has == HAS_MEMBERS
+        && c.excluded.is_empty()
+        && c.additional.is_none()
+        && c.property_names.is_none()
+        && c.min_properties.is_none()
+        && c.max_properties.is_none()
+        && c.properties.iter().all(|p| p.node.is_none());
+    only_required.then(|| {
+        c.properties
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| c.required >> i & 1 == 1)
+            .map(|(_, p)| p.name.clone())
+            .collect()
+    })
+}
+
+/// Adds to `a` the set of `names` that must not all be present, if `a` accepts only
+/// objects (`not: {"required": …}` rejects every other value) and the set fits in 64
+/// properties. A name `a` does not list is added as a property it neither declares nor
+/// requires.
+fn exclude(a: &mut Assertions, names: &[Box<str>]) -> bool {
+    if a.types != OBJECT {
+        return false;
+    }
+    let missing = names
+        .iter()
+        .filter(|name| !a.properties.iter().any(|p| p.name == **name))
+        .count();
+    if a.properties.len() + missing > 64 {
+        return false;
+    }
+    let mut set = 0u64;
+    for name in names {
+        let at = match a.properties.iter().position(|p| p.name == *name) {
+            Some(at) => at,
+            None => {
+                a.properties.push(Property {
+                    name: name.clone(),
+                    node: None,
+                    declared: false,
+                });
+                a.properties.len() - 1
+            }
+        };
+        if at >= 64 {
+            return false;
+        }
+        set |= 1 << at;
+    }
+    a.excluded.push(set);
+    true
+}
+
+/// Node `id`'s `oneOf`/`anyOf` of constants as its `enum` (see the module
+/// documentation).
+fn constants_as_enum(nodes: &mut [Node], id: usize) {
+    let Node::Schema(a) = &nodes[id] else { return };
+    if a.values.is_some() || a.constant.is_some() {
+        return;
+    }
+    let mut found = None;
+    for (which, union) in [&a.any_of, &a.one_of].into_iter().enumerate() {
+        if let Some(values) = union
+            .as_ref()
+            .and_then(|u| constants(nodes, &u.alternatives, which == 1))
+        {
+            found = Some((which, values));
+            break;
+        }
+    }
+    let Some((which, values)) = found else { return };
+    let Node::Schema(a) = &mut nodes[id] else {
+        return;
+    };
+    if which == 0 {
+        a.any_of = None;
+    } else {
+        a.one_of = None;
+    }
+    a.values = Some(values);
+    a.has = a.groups();
+}
+
+/// The values the `alternatives` accept, when each accepts only strings, booleans or
+/// `null` it lists; for a `oneOf` (`one`), only when no value is in two alternatives.
+fn constants(nodes: &[Node], alternatives: &[NodeId], one: bool) -> Option<Vec<Value>> {
+    let mut all: Vec<Value> = Vec::new();
+    for &alternative in alternatives {
+        let Node::Schema(b) = &nodes[resolve(nodes, alternative) as usize] else {
+            return None;
+        };
+        if b.has != HAS_VALUES {
+            return None;
+        }
+        let listed = match (&b.values, &b.constant) {
+            (Some(values), None) => values.as_slice(),
+            (None, Some(constant)) => std::slice::from_ref(constant),
+            _ => return None,
+        };
+        let mut mine: Vec<&Value> = Vec::new();
+        for value in listed {
+            let bits = match value {
+                Value::String(_) => STRING,
+                Value::Bool(_) => BOOLEAN,
+                Value::Null => NULL,
+                _ => return None,
+            };
+            if b.types != 0 && b.types & bits == 0 {
+                continue;
+            }
+            if !mine.contains(&value) {
+                mine.push(value);
+            }
+        }
+        for value in mine {
+            if all.contains(value) {
+                if one {
+                    return None;
+                }
+            } else {
+                all.push(value.clone());
+            }
+        }
+    }
+    (!all.is_empty()).then_some(all)
+}
+
 fn drop_implied_required(a: &mut Assertions) {
     let implied: Vec<Box<str>> = [&a.any_of, &a.one_of]
         .into_iter()
@@ -198,18 +388,29 @@ fn drop_implied_required(a: &mut Assertions) {
             a.required &= !(1 << i);
         }
     }
+    let in_excluded = a.excluded.iter().fold(0u64, |all, set| all | set);
     let old = std::mem::take(&mut a.properties);
     let mut required = 0;
+    let mut moved = [None::<usize>; 64];
     for (i, property) in old.into_iter().enumerate() {
         let was_required = a.required >> i & 1 == 1;
-        if property.declared || was_required {
+        if property.declared || was_required || (i < 64 && in_excluded >> i & 1 == 1) {
             if was_required {
                 required |= 1 << a.properties.len();
+            }
+            if i < 64 {
+                moved[i] = Some(a.properties.len());
             }
             a.properties.push(property);
         }
     }
     a.required = required;
+    for set in &mut a.excluded {
+        *set = (0..64)
+            .filter(|i| *set >> i & 1 == 1)
+            .filter_map(|i| moved[i])
+            .fold(0, |moved, at| moved | 1 << at);
+    }
     a.index_properties();
     a.has = a.groups();
 }

@@ -246,6 +246,80 @@ fn agree_with_the_engine_keyword_by_keyword() {
                 r#"{"t": "x"}"#,
             ],
         ),
+        (
+            // A union of constants read as an `enum` (simplify.rs), and the unions
+            // that must stay: a value in two alternatives of a `oneOf`, a number, a
+            // `type` that refuses the constant, an alternative with more to check.
+            json!({"type": "object", "properties": {
+                "one": {"type": "string", "oneOf": [{"const": "a", "description": "A."}, {"enum": ["b", "c", "b"]}, {"const": true}]},
+                "any": {"anyOf": [{"const": "a"}, {"enum": ["a", null]}, {"type": "integer", "const": "x"}]},
+                "twice": {"oneOf": [{"const": "a"}, {"enum": ["a", "b"]}]},
+                "number": {"oneOf": [{"const": 1}, {"const": "1"}]},
+                "more": {"oneOf": [{"const": "a"}, {"const": "b", "maxLength": 0}]}
+            }}),
+            vec![
+                r#"{"one": "a"}"#,
+                r#"{"one": "c"}"#,
+                r#"{"one": "d"}"#,
+                r#"{"one": true}"#,
+                r#"{"one": 1}"#,
+                r#"{"any": "a"}"#,
+                r#"{"any": null}"#,
+                r#"{"any": "x"}"#,
+                r#"{"twice": "a"}"#,
+                r#"{"twice": "b"}"#,
+                r#"{"number": 1.0}"#,
+                r#"{"number": "1"}"#,
+                r#"{"number": 2}"#,
+                r#"{"more": "a"}"#,
+                r#"{"more": "b"}"#,
+            ],
+        ),
+        (
+            // `not: {"required": …}` read with the members (simplify.rs): as an `allOf`
+            // member and as the node's own `not`, a name the node does not declare, a
+            // name the union's tag implies; and where it must stay: a node that takes
+            // other types, a `not` with more than `required`.
+            json!({
+                "$defs": {
+                    "Payload": {
+                        "type": "object",
+                        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                        "required": ["t"],
+                        "allOf": [{"not": {"required": ["a", "b"]}}, {"not": {"required": ["c"]}}],
+                        "not": {"required": ["d"]},
+                        "oneOf": [
+                            {"properties": {"t": {"const": "x"}}, "required": ["t"]},
+                            {"properties": {"t": {"const": "y"}}, "required": ["t"]}
+                        ]
+                    },
+                    "Loose": {"properties": {"a": {}}, "not": {"required": ["a"]}},
+                    "Typed": {"type": "object", "not": {"required": ["a"], "properties": {"a": {"type": "string"}}}}
+                },
+                "anyOf": [
+                    {"properties": {"k": {"const": 1}, "v": {"$ref": "#/$defs/Payload"}}, "required": ["k"]},
+                    {"properties": {"k": {"const": 2}, "v": {"$ref": "#/$defs/Loose"}}, "required": ["k"]},
+                    {"properties": {"k": {"const": 3}, "v": {"$ref": "#/$defs/Typed"}}, "required": ["k"]}
+                ]
+            }),
+            vec![
+                r#"{"k": 1, "v": {"t": "x"}}"#,
+                r#"{"k": 1, "v": {"t": "x", "a": "1"}}"#,
+                r#"{"k": 1, "v": {"t": "y", "b": "1"}}"#,
+                r#"{"k": 1, "v": {"t": "x", "a": "1", "b": "2"}}"#,
+                r#"{"k": 1, "v": {"t": "x", "c": 0}}"#,
+                r#"{"k": 1, "v": {"t": "x", "d": 0}}"#,
+                r#"{"k": 1, "v": {"t": "z"}}"#,
+                r#"{"k": 1, "v": {"a": "1"}}"#,
+                r#"{"k": 1, "v": 3}"#,
+                r#"{"k": 2, "v": 3}"#,
+                r#"{"k": 2, "v": {}}"#,
+                r#"{"k": 2, "v": {"a": 1}}"#,
+                r#"{"k": 3, "v": {"a": 1}}"#,
+                r#"{"k": 3, "v": {"a": "1"}}"#,
+                r#"{"k": 3, "v": {}}"#,
+            ],
+        ),
         (json!(false), vec!["1", "{}"]),
         (json!({}), vec!["1", "{}"]),
     ];
@@ -367,4 +441,37 @@ fn simplifying_folds_payloads_into_alternatives_and_drops_the_implied_tag() {
     let text = schema_of(union.alternatives[1]);
     assert!(text.all_of.is_empty());
     assert_eq!(text.types, STRING);
+}
+
+#[test]
+fn simplifying_reads_constants_as_an_enum_and_excluded_names_with_the_members() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "mode": {"oneOf": [{"const": "replace", "description": "Replace."}, {"const": "append"}]},
+            "twice": {"oneOf": [{"const": "a"}, {"enum": ["a", "b"]}]},
+            "baseUri": {"type": "string"}
+        },
+        "allOf": [{"not": {"required": ["baseUri", "base_uri"]}}]
+    });
+    let checks = Checks::compile(&schema, &SchemaOptions::default(), &[""]).unwrap();
+    let Node::Schema(root) = &checks.nodes[0] else {
+        panic!("the root is compiled");
+    };
+    assert!(root.all_of.is_empty(), "the `not` is folded in");
+    let names: Vec<&str> = root.properties.iter().map(|p| &*p.name).collect();
+    assert_eq!(names, ["mode", "twice", "baseUri", "base_uri"]);
+    assert_eq!(root.excluded, [0b1100]);
+    assert!(!root.properties[3].declared);
+    let schema_of =
+        |index: usize| match &checks.nodes[root.properties[index].node.unwrap() as usize] {
+            Node::Schema(a) => a,
+            _ => panic!("a property is compiled"),
+        };
+    let mode = schema_of(0);
+    assert!(mode.one_of.is_none());
+    assert_eq!(mode.values, Some(vec![json!("replace"), json!("append")]));
+    // "a" is in both alternatives: `oneOf` refuses it, an `enum` would not.
+    let twice = schema_of(1);
+    assert!(twice.one_of.is_some() && twice.values.is_none());
 }

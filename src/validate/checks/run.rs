@@ -247,7 +247,7 @@ impl Run<'_, '_, '_> {
             }
         }
         if a.required & !seen != 0
-            || a.excluded.iter().any(|&set| seen & set == set)
+            || a.excluded.iter().any(|&set| set & !seen == 0)
             || a.min_properties.is_some_and(|min| count < min)
             || a.max_properties.is_some_and(|max| count > max)
         {

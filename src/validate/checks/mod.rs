@@ -89,6 +89,9 @@ const HAS_LENGTH: u8 = 4;
 const HAS_ITEMS: u8 = 8;
 const HAS_MEMBERS: u8 = 16;
 const HAS_APPLICATORS: u8 = 32;
+/// `minProperties`, `maxProperties` or [`Assertions::excluded`], checked after the
+/// members are read (with [`HAS_MEMBERS`]).
+const HAS_MEMBER_LIMITS: u8 = 64;
 
 #[derive(Default, Clone)]
 struct Assertions {
@@ -188,6 +191,12 @@ impl Assertions {
             || self.max_properties.is_some()
         {
             has |= HAS_MEMBERS;
+        }
+        if !self.excluded.is_empty()
+            || self.min_properties.is_some()
+            || self.max_properties.is_some()
+        {
+            has |= HAS_MEMBER_LIMITS;
         }
         if !self.all_of.is_empty()
             || self.any_of.is_some()

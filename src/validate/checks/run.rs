@@ -6,9 +6,9 @@ use serde_json::{Number, Value};
 
 use super::numbers::{Num, cmp_num, num_of};
 use super::{
-    ARRAY, Assertions, BOOLEAN, Checks, HAS_APPLICATORS, HAS_ITEMS, HAS_LENGTH, HAS_MEMBERS,
-    HAS_NUMBER, HAS_VALUES, INTEGER, NULL, NUMBER, Node, NodeId, OBJECT, Property, STRING, Union,
-    Verdict,
+    ARRAY, Assertions, BOOLEAN, Checks, HAS_APPLICATORS, HAS_ITEMS, HAS_LENGTH, HAS_MEMBER_LIMITS,
+    HAS_MEMBERS, HAS_NUMBER, HAS_VALUES, INTEGER, NULL, NUMBER, Node, NodeId, OBJECT, Property,
+    STRING, Union, Verdict,
 };
 use crate::validate::tape::{Tape, Token};
 
@@ -246,10 +246,13 @@ impl Run<'_, '_, '_> {
                 }
             }
         }
-        if a.required & !seen != 0
-            || a.excluded.iter().any(|&set| set & !seen == 0)
-            || a.min_properties.is_some_and(|min| count < min)
-            || a.max_properties.is_some_and(|max| count > max)
+        if a.required & !seen != 0 {
+            return Verdict::No;
+        }
+        if a.has & HAS_MEMBER_LIMITS != 0
+            && (a.excluded.iter().any(|&set| set & !seen == 0)
+                || a.min_properties.is_some_and(|min| count < min)
+                || a.max_properties.is_some_and(|max| count > max))
         {
             return Verdict::No;
         }

@@ -55,7 +55,8 @@ pub enum Peek<'t> {
     /// The key holds this plain string (no escapes).
     String(&'t str),
     /// The text is an object without the key (keys compared as written). Once `"key"`
-    /// occurs nowhere in the rest of the text, the rest is not checked for syntax.
+    /// occurs nowhere in the rest of the text, the rest is not checked for syntax: a
+    /// text that opens an object and holds no `"key"` at all is `Absent` at once.
     Absent,
     /// Anything else: not an object, not a plain string, malformed.
     Unsure,
@@ -68,9 +69,10 @@ pub fn peek<'t>(text: &'t str, key: &str) -> Peek<'t> {
     peek_with(text, key, &memchr::memmem::Finder::new(quoted.as_bytes()))
 }
 
-/// [`peek`] with a prepared search for `"key"` (the key in quotes, as written). Before
-/// skipping an array or object member, which may be long, it searches the rest of the
-/// text for `"key"`: where that occurs nowhere, the key is absent.
+/// [`peek`] with a prepared search for `"key"` (the key in quotes, as written). It
+/// searches the text for `"key"` before reading the first member, and the rest of the
+/// text before skipping an array or object member, which may be long: where that occurs
+/// nowhere, the key is absent.
 pub fn peek_with<'t>(
     text: &'t str,
     key: &str,
@@ -79,13 +81,22 @@ pub fn peek_with<'t>(
     scan(text, key, quoted_key).unwrap_or(Peek::Unsure)
 }
 
+/// The length from which [`scan`] searches the text for the key before reading it.
+const SEARCH_FIRST: usize = 128;
+
 fn scan<'t>(text: &'t str, key: &str, quoted_key: &memchr::memmem::Finder<'_>) -> Option<Peek<'t>> {
     let bytes = text.as_bytes();
     let mut pos = skip_ws(bytes, 0);
     if bytes.get(pos) != Some(&b'{') {
         return None;
     }
-    pos = skip_ws(bytes, pos + 1);
+    pos += 1;
+    // In a long text (a response without `"method"`, say), whether the key occurs at
+    // all is told faster than the members before it are read; in a short one, not.
+    if bytes.len() >= SEARCH_FIRST && quoted_key.find(&bytes[pos..]).is_none() {
+        return Some(Peek::Absent);
+    }
+    pos = skip_ws(bytes, pos);
     if bytes.get(pos) == Some(&b'}') {
         return Some(Peek::Absent);
     }
@@ -388,6 +399,13 @@ mod tests {
             "{\"a\":1 \"type\":\"x\"}",
         ] {
             assert_eq!(peek(broken, "type"), Peek::Unsure, "{broken}");
+        }
+        // A long object without `"type"` anywhere is not read: what follows its `{` is
+        // not checked for syntax.
+        let padding = " ".repeat(SEARCH_FIRST);
+        for without in ["{", "{\"", "{\"type", "{\"a\": [}", r#"{"types": "type"}"#] {
+            let long = format!("{without}{padding}");
+            assert_eq!(peek(&long, "type"), Peek::Absent, "{without}");
         }
     }
 

@@ -12,7 +12,7 @@ use super::checks::{Checks, Verdict};
 use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
 use super::faults::{self, Fault};
-use super::few::Few;
+use super::few::{Few, same};
 use super::report::{Name, Violation, interned};
 use super::retrieve::LocalRetriever;
 use super::tape;
@@ -481,7 +481,7 @@ impl CompiledSchema {
     /// cannot tell (see [`Self::quick_accepts`]).
     pub fn checks_verdict(&self, index: usize, text: &str) -> Option<bool> {
         let tape = tape::read(text, self.rust_integers)?;
-        match self.checks()?.check(index, &tape) {
+        match self.checks()?.check(index, &tape, None) {
             Verdict::Yes => Some(true),
             Verdict::No => Some(false),
             Verdict::Unsure => None,
@@ -500,18 +500,20 @@ impl CompiledSchema {
     ) -> Option<(usize, Option<Name>)> {
         let checks = self.checks()?;
         let tape = tape::read(text, self.rust_integers)?;
-        // The message's tag, read once for the roots tagged by the same key.
-        let mut last: Option<(&str, Option<&str>)> = None;
+        // The message's tag, read once for the roots tagged by the same key (and for
+        // their unions, which the checks are told of).
+        let mut last: Option<(&str, Option<usize>)> = None;
         for index in range {
             let root = &self.roots[index];
-            let tag = root.union.as_ref().and_then(|union| match last {
-                Some((key, tag)) if key == union.key => tag,
+            let member = root.union.as_ref().map(|union| match last {
+                Some((key, at)) if same(key, &union.key) => (key, at),
                 _ => {
-                    let tag = tape.member(0, &union.key).and_then(|at| tape.str_at(at));
-                    last = Some((&union.key, tag));
-                    tag
+                    let member = (&*union.key, tape.member(0, &union.key));
+                    last = Some(member);
+                    member
                 }
             });
+            let tag = member.and_then(|(_, at)| tape.str_at(at?));
             // The tag with its name, when the root knows it.
             let read = |tag| (tag, root.known_strings.entry(tag).map(|(name, _)| name));
             // An open union takes a tag it does not know as unknown at best, which is
@@ -520,7 +522,7 @@ impl CompiledSchema {
             if early.is_some_and(|(_, known)| known.is_none()) {
                 continue;
             }
-            match checks.check(index, &tape) {
+            match checks.check(index, &tape, member) {
                 Verdict::No => continue,
                 Verdict::Unsure => return None,
                 Verdict::Yes => {

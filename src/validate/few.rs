@@ -44,6 +44,31 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
     }
 }
 
+/// `a == b`, for the short strings keys and tags usually are: up to 16 bytes compared
+/// as two overlapping words (equal lengths and equal words at both ends cover every
+/// byte), without a call to `memcmp`.
+#[inline(always)]
+pub fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word4 = |bytes: &[u8], at: usize| {
+        u32::from_ne_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]))
+    };
+    let word8 = |bytes: &[u8], at: usize| {
+        u64::from_ne_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]))
+    };
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
+        8..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
+        _ => a == b,
+    }
+}
+
 impl<K: Hash + Eq, V> FromIterator<(K, V)> for Few<K, V> {
     /// As a `HashMap` collects: of two equal keys, the last value stays.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(entries: I) -> Self {
@@ -64,6 +89,53 @@ impl<K: Hash + Eq, V> From<ahash::HashMap<K, V>> for Few<K, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_is_string_equality() {
+        let words = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "aa",
+            "abc",
+            "abd",
+            "xbc",
+            "axc",
+            "type",
+            "typf",
+            "id",
+            "method",
+            "methoe",
+            "nethod",
+            "session_end",
+            "request_end",
+            "readline_start",
+            "readline_resulu",
+            "readline_result",
+            "0123456789abcdef",
+            "0123456789abcdeg",
+            "1123456789abcdef",
+            "0123456789abcdef0",
+            "0123456789abcdef1",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(same(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+        // Every length to 20, differing at each position in turn.
+        for n in 0..=20 {
+            let a = "k".repeat(n);
+            for at in 0..n {
+                let mut b = a.clone().into_bytes();
+                b[at] = b'x';
+                let b = String::from_utf8(b).unwrap();
+                assert!(same(&a, &a) && !same(&a, &b), "{n} {at}");
+            }
+        }
+    }
 
     #[test]
     fn finds_what_a_hash_map_finds() {

@@ -17,6 +17,8 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, Visitor};
 use serde_json::{Map, Value};
 
+use super::few::same;
+
 mod lex;
 
 /// One token of a [`Tape`].
@@ -120,7 +122,7 @@ impl<'t> Tape<'t> {
         match self.tokens.get(at)? {
             Token::Object { .. } => self
                 .members(at)
-                .find_map(|(k, value)| (k == key).then_some(value)),
+                .find_map(|(k, value)| same(k, key).then_some(value)),
             _ => None,
         }
     }

@@ -10,6 +10,7 @@ use super::{
     HAS_MEMBERS, HAS_NUMBER, HAS_VALUES, INTEGER, NULL, NUMBER, Node, NodeId, OBJECT, Property,
     STRING, Union, Verdict,
 };
+use crate::validate::few::same;
 use crate::validate::tape::{Tape, Token};
 
 /// The most items `uniqueItems` is checked for here (pairwise); longer arrays are left to
@@ -17,25 +18,28 @@ use crate::validate::tape::{Tape, Token};
 const MAX_UNIQUE_ITEMS: usize = 32;
 
 impl Checks {
-    /// The verdict of root `index` on the message on `tape`.
-    pub fn check(&self, index: usize, tape: &Tape<'_>) -> Verdict {
+    /// The verdict of root `index` on the message on `tape`. `tag`: a member of the
+    /// message the caller has looked up already, its key and where its value is on the
+    /// tape (`None`: absent), so that a union tagged by that key does not look again.
+    pub fn check(
+        &self,
+        index: usize,
+        tape: &Tape<'_>,
+        tag: Option<(&str, Option<usize>)>,
+    ) -> Verdict {
         let Some(Some(node)) = self.roots.get(index) else {
             return Verdict::Unsure;
         };
-        verdict(&self.nodes, *node, tape)
+        let mut run = Run::new(&self.nodes, tape);
+        run.root_tag = tag;
+        run.check(*node, 0)
     }
 }
 
 /// The verdict of node `node` on the value on `tape` (a root's, or, in
 /// [`super::simplify`], a tag's at compile time).
 pub(super) fn verdict(nodes: &[Node], node: NodeId, tape: &Tape<'_>) -> Verdict {
-    Run {
-        nodes,
-        tape,
-        budget: 64 * tape.len() as u64 + 4096,
-        depth: 0,
-    }
-    .check(node, 0)
+    Run::new(nodes, tape).check(node, 0)
 }
 
 /// One message's run through the checks.
@@ -46,6 +50,8 @@ struct Run<'c, 'a, 't> {
     /// many times; a value judged by an engine costs one per token).
     budget: u64,
     depth: u32,
+    /// A member of the root object already looked up: its key and its value's index.
+    root_tag: Option<(&'a str, Option<usize>)>,
 }
 
 /// Combines a verdict into a conjunction: `No` ends it.
@@ -59,7 +65,17 @@ macro_rules! all {
     };
 }
 
-impl Run<'_, '_, '_> {
+impl<'c, 'a, 't> Run<'c, 'a, 't> {
+    fn new(nodes: &'c [Node], tape: &'a Tape<'t>) -> Self {
+        Run {
+            nodes,
+            tape,
+            budget: 64 * tape.len() as u64 + 4096,
+            depth: 0,
+            root_tag: None,
+        }
+    }
+
     fn check(&mut self, node: NodeId, at: usize) -> Verdict {
         if self.budget == 0 || self.depth > 512 {
             return Verdict::Unsure;
@@ -218,9 +234,9 @@ impl Run<'_, '_, '_> {
                     let (before, after) = a.properties.split_at(next.min(a.properties.len()));
                     after
                         .iter()
-                        .position(|p| &*p.name == key)
+                        .position(|p| same(&p.name, key))
                         .map(|i| i + next)
-                        .or_else(|| before.iter().position(|p| &*p.name == key))
+                        .or_else(|| before.iter().position(|p| same(&p.name, key)))
                 }
             };
             if let Some(index) = found {
@@ -259,10 +275,19 @@ impl Run<'_, '_, '_> {
         if sure { Verdict::Yes } else { Verdict::Unsure }
     }
 
+    /// The value of member `key` of the object at `at` (see [`Run::root_tag`]).
+    #[inline]
+    fn member(&self, at: usize, key: &str) -> Option<usize> {
+        match self.root_tag {
+            Some((known, found)) if at == 0 && same(known, key) => found,
+            _ => self.tape.member(at, key),
+        }
+    }
+
     fn union(&mut self, union: &Union, at: usize, one: bool) -> Verdict {
         let object = matches!(self.tape.token(at), Token::Object { .. });
         let candidates: &[NodeId] = match &union.tag {
-            Some(tagging) if object => match self.tape.member(at, &tagging.key) {
+            Some(tagging) if object => match self.member(at, &tagging.key) {
                 Some(tag) => match self.tape.str_at(tag) {
                     Some(tag) => tagging.by_tag.get(tag).unwrap_or(&tagging.other),
                     None => &union.alternatives,

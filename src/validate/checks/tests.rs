@@ -330,7 +330,7 @@ fn agree_with_the_engine_keyword_by_keyword() {
         for text in messages {
             let tape = tape::read(text, false).unwrap();
             let expected = engine.is_valid(&serde_json::from_str(text).unwrap());
-            let verdict = checks.check(0, &tape);
+            let verdict = checks.check(0, &tape, None);
             assert_eq!(
                 verdict,
                 if expected { Verdict::Yes } else { Verdict::No },
@@ -356,6 +356,15 @@ fn dispatch_on_the_tag_checks_only_the_alternatives_that_take_it() {
     assert_eq!(&*tagging.key, "t");
     assert_eq!(tagging.by_tag.get("a").unwrap().len(), 1);
     assert_eq!(tagging.other.len(), 1);
+    // The root's union takes the tag the caller looked up (a wrong one shows it is not
+    // looked up again), only for the union's own key.
+    let text = r#"{"n": 1, "t": "a"}"#;
+    let tape = tape::read(text, false).unwrap();
+    let at = tape.member(0, "t");
+    assert_eq!(checks.check(0, &tape, None), Verdict::Yes);
+    assert_eq!(checks.check(0, &tape, Some(("t", at))), Verdict::Yes);
+    assert_eq!(checks.check(0, &tape, Some(("t", None))), Verdict::No);
+    assert_eq!(checks.check(0, &tape, Some(("u", None))), Verdict::Yes);
 }
 
 #[test]
@@ -392,12 +401,12 @@ fn leaves_documents_it_cannot_follow_to_the_engine() {
     assert!(engines <= MAX_REF_ENGINES, "{engines} engines");
     let deep = format!("{}\"a\"{}", r#"{"next": "#.repeat(100), "}".repeat(100));
     let tape = tape::read(&deep, false).unwrap();
-    assert_ne!(checks.check(0, &tape), Verdict::No);
+    assert_ne!(checks.check(0, &tape, None), Verdict::No);
     // A loop of references that reads nothing gives up rather than recursing.
     let looping = json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
     let checks = Checks::compile(&looping, &options, &[""]).expect("a loop of references compiles");
     let tape = tape::read("1", false).unwrap();
-    assert_eq!(checks.check(0, &tape), Verdict::Unsure);
+    assert_eq!(checks.check(0, &tape, None), Verdict::Unsure);
 }
 
 #[test]

@@ -23,7 +23,7 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
             Few::Listed(entries) => entries
                 .iter()
                 // `==` on strings compares the lengths first.
-                .find(|(k, _)| k.borrow() == key)
+                .find(|(k, _)| same(k.borrow(), key))
                 .map(|(k, v)| (k, v)),
             Few::Hashed(map) => map.get_key_value(key),
         }

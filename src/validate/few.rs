@@ -11,7 +11,9 @@ const LISTED: usize = 16;
 /// See the module documentation.
 #[derive(Clone)]
 pub enum Few<K, V> {
-    Listed(Vec<(K, V)>),
+    /// The entries, and which key lengths they have (bit `min(length, 63)`): a key of
+    /// a length no entry has is refused at once.
+    Listed(Vec<(K, V)>, u64),
     Hashed(ahash::HashMap<K, V>),
 }
 
@@ -20,11 +22,15 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
     #[inline]
     pub fn entry(&self, key: &str) -> Option<(&K, &V)> {
         match self {
-            Few::Listed(entries) => entries
-                .iter()
-                // `==` on strings compares the lengths first.
-                .find(|(k, _)| same(k.borrow(), key))
-                .map(|(k, v)| (k, v)),
+            Few::Listed(entries, lengths) => {
+                if lengths & length_bit(key) == 0 {
+                    return None;
+                }
+                entries
+                    .iter()
+                    .find(|(k, _)| same(k.borrow(), key))
+                    .map(|(k, v)| (k, v))
+            }
             Few::Hashed(map) => map.get_key_value(key),
         }
     }
@@ -32,7 +38,7 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
     /// Calls `f` on each entry, its value mutable.
     pub fn for_each_mut(&mut self, mut f: impl FnMut(&K, &mut V)) {
         match self {
-            Few::Listed(entries) => entries.iter_mut().for_each(|(k, v)| f(k, v)),
+            Few::Listed(entries, _) => entries.iter_mut().for_each(|(k, v)| f(k, v)),
             Few::Hashed(map) => map.iter_mut().for_each(|(k, v)| f(k, v)),
         }
     }
@@ -69,17 +75,24 @@ pub fn same(a: &str, b: &str) -> bool {
     }
 }
 
-impl<K: Hash + Eq, V> FromIterator<(K, V)> for Few<K, V> {
+/// The bit of `key`'s length in [`Few::Listed`]'s lengths.
+#[inline(always)]
+fn length_bit(key: &str) -> u64 {
+    1 << key.len().min(63)
+}
+
+impl<K: Borrow<str> + Hash + Eq, V> FromIterator<(K, V)> for Few<K, V> {
     /// As a `HashMap` collects: of two equal keys, the last value stays.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(entries: I) -> Self {
         ahash::HashMap::from_iter(entries).into()
     }
 }
 
-impl<K: Hash + Eq, V> From<ahash::HashMap<K, V>> for Few<K, V> {
+impl<K: Borrow<str> + Hash + Eq, V> From<ahash::HashMap<K, V>> for Few<K, V> {
     fn from(map: ahash::HashMap<K, V>) -> Self {
         if map.len() <= LISTED {
-            Few::Listed(map.into_iter().collect())
+            let lengths = map.keys().fold(0, |all, k| all | length_bit(k.borrow()));
+            Few::Listed(map.into_iter().collect(), lengths)
         } else {
             Few::Hashed(map)
         }
@@ -140,20 +153,22 @@ mod tests {
     #[test]
     fn finds_what_a_hash_map_finds() {
         for count in [0, 1, 5, LISTED, LISTED + 1, 40] {
+            // Lengths of 1 to 8, and past 63 (which share one bit of the lengths).
             let keys: Vec<String> = (0..count)
-                .map(|i| "k".repeat(i % 7) + &i.to_string())
+                .map(|i| "k".repeat(if i % 5 == 4 { 60 + i } else { i % 7 }) + &i.to_string())
                 .collect();
             let few: Few<Box<str>, usize> = keys
                 .iter()
                 .enumerate()
                 .map(|(i, k)| (k.as_str().into(), i))
                 .collect();
-            assert_eq!(matches!(few, Few::Listed(_)), count <= LISTED);
+            assert_eq!(matches!(few, Few::Listed(..)), count <= LISTED);
             for (i, key) in keys.iter().enumerate() {
                 assert_eq!(few.get(key), Some(&i), "{key}");
                 assert_eq!(few.entry(key).map(|(k, _)| &**k), Some(key.as_str()));
             }
-            for absent in ["", "k", "kk10x", "zz"] {
+            let long = "k".repeat(90);
+            for absent in ["", "k", "kk10x", "zz", &long] {
                 assert_eq!(few.get(absent), None, "{absent}");
             }
         }

@@ -86,21 +86,7 @@ impl<'c, 'a, 't> Run<'c, 'a, 't> {
             Node::Any => Verdict::Yes,
             Node::Never => Verdict::No,
             Node::Unsure => Verdict::Unsure,
-            Node::Engine(engine) => {
-                // The value is built and walked once per call: charged by its size, so
-                // that the run stays linear in the message.
-                let size = (self.tape.end(at) - at) as u64;
-                if size > self.budget {
-                    self.depth -= 1;
-                    return Verdict::Unsure;
-                }
-                self.budget -= size;
-                if engine.is_valid(&self.tape.to_value(at)) {
-                    Verdict::Yes
-                } else {
-                    Verdict::No
-                }
-            }
+            Node::Engine(engine) => self.engine(engine, at),
             Node::Ref(target) => self.check(*target, at),
             Node::Types(types) => {
                 if types & bits_of(self.tape.token(at)) == 0 {
@@ -113,6 +99,24 @@ impl<'c, 'a, 't> Run<'c, 'a, 't> {
         };
         self.depth -= 1;
         verdict
+    }
+
+    /// The general engine's verdict on the value at `at`, built for it. Out of line: the
+    /// checks that do not need it stay small.
+    #[inline(never)]
+    fn engine(&mut self, engine: &jsonschema::Validator, at: usize) -> Verdict {
+        // The value is built and walked once per call: charged by its size, so that the
+        // run stays linear in the message.
+        let size = (self.tape.end(at) - at) as u64;
+        if size > self.budget {
+            return Verdict::Unsure;
+        }
+        self.budget -= size;
+        if engine.is_valid(&self.tape.to_value(at)) {
+            Verdict::Yes
+        } else {
+            Verdict::No
+        }
     }
 
     fn assertions(&mut self, a: &Assertions, at: usize) -> Verdict {
@@ -253,7 +257,15 @@ impl<'c, 'a, 't> Run<'c, 'a, 't> {
                     node: Some(node),
                     declared: true,
                     ..
-                }) => all!(sure, self.check(*node, value)),
+                }) => match &self.nodes[*node as usize] {
+                    // The most common property schema, `{"type": …}`, without a call.
+                    Node::Types(types) => {
+                        if types & bits_of(self.tape.token(value)) == 0 {
+                            return Verdict::No;
+                        }
+                    }
+                    _ => all!(sure, self.check(*node, value)),
+                },
                 Some(Property { declared: true, .. }) => {}
                 _ => {
                     if let Some(node) = a.additional {

@@ -161,19 +161,27 @@ impl<'a, 't> Lexer<'a, 't> {
     }
 
     /// A string whose opening quote was read: its text, borrowed when it has no escape.
+    #[inline(always)]
     fn string(&mut self) -> Option<Text<'t>> {
         let text = self.text;
-        let bytes = text.as_bytes();
         let start = self.at;
-        let mut at = special(bytes, start);
-        match *bytes.get(at)? {
+        let at = special(text.as_bytes(), start);
+        match *text.as_bytes().get(at)? {
             b'"' => {
                 self.at = at + 1;
-                return Some(Text::Source(&text[start..at]));
+                Some(Text::Source(&text[start..at]))
             }
-            b'\\' => {}
-            _ => return None,
+            b'\\' => self.escaped(start, at),
+            _ => None,
         }
+    }
+
+    /// The rest of a string from `start` whose first escape is at `at`, unescaped onto
+    /// the tape's buffer. Out of line: most strings have no escape.
+    #[inline(never)]
+    fn escaped(&mut self, start: usize, mut at: usize) -> Option<Text<'t>> {
+        let text = self.text;
+        let bytes = text.as_bytes();
         let first = self.tape.unescaped.len();
         self.tape.unescaped.push_str(&text[start..at]);
         loop {

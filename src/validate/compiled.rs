@@ -13,7 +13,7 @@ use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
 use super::faults::{self, Fault};
 use super::few::{Few, same};
-use super::report::{Name, Violation, interned};
+use super::report::{Name, Violation, copied, interned};
 use super::retrieve::LocalRetriever;
 use super::tape;
 use crate::{Error, Result};
@@ -152,9 +152,7 @@ pub const DEFAULT_MAX_ERRORS: usize = 100;
 
 /// How a report names `tag`: `known`, a root's interned name for it, or else a copy.
 fn named(tag: &str, known: Option<&Name>) -> Name {
-    known
-        .cloned()
-        .unwrap_or_else(|| Name::Owned(tag.to_owned()))
+    known.map_or_else(|| Name::Owned(tag.to_owned()), copied)
 }
 
 /// `value[key]` for an object. A message's objects are small: up to 8 members, comparing

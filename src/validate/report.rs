@@ -9,6 +9,16 @@ use serde::Serialize;
 /// names interned by [`interned`]), so reporting a valid message allocates nothing.
 pub type Name = Cow<'static, str>;
 
+/// A copy of `name`: for the usual `'static` name, the pointer, without the call the
+/// generic `Cow::clone` costs on every valid message.
+#[inline(always)]
+pub(crate) fn copied(name: &Name) -> Name {
+    match name {
+        Cow::Borrowed(name) => Cow::Borrowed(name),
+        Cow::Owned(name) => Cow::Owned(name.clone()),
+    }
+}
+
 /// How many bytes of names [`interned`] keeps for the life of the process at most.
 const INTERNED_BYTES: usize = 1 << 20;
 

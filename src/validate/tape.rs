@@ -119,12 +119,21 @@ impl<'t> Tape<'t> {
 
     /// The value of member `key` of the object at `at`.
     pub fn member(&self, at: usize, key: &str) -> Option<usize> {
-        match self.tokens.get(at)? {
-            Token::Object { .. } => self
-                .members(at)
-                .find_map(|(k, value)| same(k, key).then_some(value)),
-            _ => None,
+        let Token::Object { end } = *self.tokens.get(at)? else {
+            return None;
+        };
+        let end = (end as usize).min(self.tokens.len());
+        let mut next = at + 1;
+        while next < end {
+            let Token::Key(k) = self.tokens[next] else {
+                return None;
+            };
+            if same(self.text(k), key) {
+                return Some(next + 1);
+            }
+            next = self.end(next + 1);
         }
+        None
     }
 
     /// The value starting at `at`, built (for a check the compiled form leaves to the

@@ -16,7 +16,7 @@ use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::explain::child;
 use super::faults::{self, Fault};
 use super::locate::{Peek, locate, locate_unique, peek_with};
-use super::report::{Name, Outcome, Report, Violation, ViolationKind, interned};
+use super::report::{Name, Outcome, Report, Violation, ViolationKind, copied, interned};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
 };
@@ -358,7 +358,7 @@ impl Validator {
     }
 
     fn root_name(&self, index: usize) -> Option<Name> {
-        Some(self.names[index].clone())
+        Some(copied(&self.names[index]))
     }
 
     /// serde's verdict root by root, stopping at the first root that accepts the message

@@ -250,12 +250,15 @@ fn required_only(nodes: &[Node], id: NodeId) -> Option<Vec<Box<str>>> {
         && c.property_names.is_none()
         && c.min_properties.is_none()
         && c.max_properties.is_none()
-        && c.properties.iter().all(|p| p.node.is_none());
+        && c.properties.iter().all(|p| {
+            p.node
+                .is_none_or(|node| matches!(nodes[resolve(nodes, node) as usize], Node::Any))
+        });
     only_required.then(|| {
         c.properties
             .iter()
             .enumerate()
-            .filter(|(i, _)| c.required >> i & 1 == 1)
+            .filter(|&(i, _)| has(c.required, i))
             .map(|(_, p)| p.name.clone())
             .collect()
     })
@@ -273,7 +276,16 @@ fn exclude(a: &mut Assertions, names: &[Box<str>]) -> bool {
         .iter()
         .filter(|name| !a.properties.iter().any(|p| p.name == **name))
         .count();
-    if a.properties.len() + missing > 64 {
+    if missing > 0 && a.properties.len() + missing > 64 {
+        return false;
+    }
+    // Every name must be one of the first 64 properties (a bit of the set).
+    if names.iter().any(|name| {
+        a.properties
+            .iter()
+            .position(|p| p.name == *name)
+            .is_some_and(|at| at >= 64)
+    }) {
         return false;
     }
     let mut set = 0u64;
@@ -372,6 +384,12 @@ fn constants(nodes: &[Node], alternatives: &[NodeId], one: bool) -> Option<Vec<V
     (!all.is_empty()).then_some(all)
 }
 
+/// Whether the set of properties `set` (a bit per index, as `required`) holds index `i`;
+/// an index past 64 is in no set.
+fn has(set: u64, i: usize) -> bool {
+    i < 64 && set >> i & 1 == 1
+}
+
 fn drop_implied_required(a: &mut Assertions) {
     let implied: Vec<Box<str>> = [&a.any_of, &a.one_of]
         .into_iter()
@@ -384,7 +402,9 @@ fn drop_implied_required(a: &mut Assertions) {
         return;
     }
     for key in &implied {
-        if let Some(i) = a.properties.iter().position(|p| p.name == *key) {
+        if let Some(i) = a.properties.iter().position(|p| p.name == *key)
+            && i < 64
+        {
             a.required &= !(1 << i);
         }
     }
@@ -393,8 +413,8 @@ fn drop_implied_required(a: &mut Assertions) {
     let mut required = 0;
     let mut moved = [None::<usize>; 64];
     for (i, property) in old.into_iter().enumerate() {
-        let was_required = a.required >> i & 1 == 1;
-        if property.declared || was_required || (i < 64 && in_excluded >> i & 1 == 1) {
+        let was_required = has(a.required, i);
+        if property.declared || was_required || has(in_excluded, i) {
             if was_required {
                 required |= 1 << a.properties.len();
             }
@@ -407,7 +427,7 @@ fn drop_implied_required(a: &mut Assertions) {
     a.required = required;
     for set in &mut a.excluded {
         *set = (0..64)
-            .filter(|i| *set >> i & 1 == 1)
+            .filter(|&i| has(*set, i))
             .filter_map(|i| moved[i])
             .fold(0, |moved, at| moved | 1 << at);
     }

@@ -484,3 +484,53 @@ fn simplifying_reads_constants_as_an_enum_and_excluded_names_with_the_members() 
     let twice = schema_of(1);
     assert!(twice.one_of.is_some() && twice.values.is_none());
 }
+
+/// Past 64 properties the rewrites leave the bit sets alone (no shift past 63): a tag
+/// union's node and a `not: {"required": …}` of 71 declared names.
+#[test]
+fn simplifying_a_node_of_more_than_64_properties() {
+    let mut names = Map::new();
+    for i in 0..70 {
+        names.insert(format!("p{i}"), json!(true));
+    }
+    let mut properties = Map::new();
+    properties.insert("t".into(), json!({"type": "string"}));
+    properties.extend(names.clone());
+    let schema = json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["t"],
+        "oneOf": [
+            {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+            {"properties": {"t": {"const": "b"}}, "required": ["t"]}
+        ],
+        "allOf": [{"not": {"properties": names, "required": ["p1", "p2"]}}]
+    });
+    let options = SchemaOptions::default();
+    let checks = Checks::compile(&schema, &options, &[""]).expect("compiled");
+    let Node::Schema(root) = &checks.nodes[0] else {
+        panic!("the root is compiled");
+    };
+    assert!(
+        root.all_of.is_empty() && root.one_of.is_some(),
+        "the `not` is folded"
+    );
+    let engine = build(&options, &schema).unwrap();
+    for text in [
+        r#"{"t": "a"}"#,
+        r#"{"t": "b", "p1": 1}"#,
+        r#"{"t": "a", "p1": 1, "p2": 2}"#,
+        r#"{"t": "c"}"#,
+        r#"{"p69": 1}"#,
+        "[]",
+    ] {
+        let tape = tape::read(text, false).unwrap();
+        let expected = engine.is_valid(&serde_json::from_str(text).unwrap());
+        let verdict = checks.check(0, &tape, None);
+        assert_ne!(
+            verdict,
+            if expected { Verdict::No } else { Verdict::Yes },
+            "{text}"
+        );
+    }
+}

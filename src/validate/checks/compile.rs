@@ -541,17 +541,7 @@ impl Compiler<'_> {
         if let Some(required) = map.get("required") {
             for name in required.as_array().ok_or(Uncovered)? {
                 let name = name.as_str().ok_or(Uncovered)?;
-                let index = match a.properties.iter().position(|p| &*p.name == name) {
-                    Some(index) => index,
-                    None => {
-                        a.properties.push(Property {
-                            name: name.into(),
-                            node: None,
-                            declared: false,
-                        });
-                        a.properties.len() - 1
-                    }
-                };
+                let index = a.property(name);
                 if index >= 64 {
                     return Err(Uncovered);
                 }

@@ -209,6 +209,22 @@ impl Assertions {
         has
     }
 
+    /// The index of property `name` in [`Self::properties`], where it is added as one
+    /// neither declared nor required when the node does not list it.
+    fn property(&mut self, name: &str) -> usize {
+        match self.properties.iter().position(|p| &*p.name == name) {
+            Some(index) => index,
+            None => {
+                self.properties.push(Property {
+                    name: name.into(),
+                    node: None,
+                    declared: false,
+                });
+                self.properties.len() - 1
+            }
+        }
+    }
+
     /// Indexes [`Self::properties`] by name when a linear search would be long.
     fn index_properties(&mut self) {
         self.lookup = (self.properties.len() > 8).then(|| {

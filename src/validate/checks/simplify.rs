@@ -94,6 +94,14 @@ fn dispatch_past_the_tag(nodes: &mut Vec<Node>, id: usize) {
     }
 }
 
+/// The assertions node `id` leads to, through `$ref`s.
+fn schema_of(nodes: &[Node], id: NodeId) -> Option<&Assertions> {
+    match &nodes[resolve(nodes, id) as usize] {
+        Node::Schema(a) => Some(a),
+        _ => None,
+    }
+}
+
 fn resolve(nodes: &[Node], mut id: NodeId) -> NodeId {
     for _ in 0..MAX_HOPS {
         match nodes[id as usize] {
@@ -223,9 +231,7 @@ fn fold_not(nodes: &mut [Node], id: usize) {
 /// The names of `{"not": {"required": [...]}}` (a schema of nothing else), as an
 /// `allOf` member.
 fn not_required(nodes: &[Node], id: NodeId) -> Option<Vec<Box<str>>> {
-    let Node::Schema(b) = &nodes[resolve(nodes, id) as usize] else {
-        return None;
-    };
+    let b = schema_of(nodes, id)?;
     let only_not = b.types == 0
         && b.has == HAS_APPLICATORS
         && b.all_of.is_empty()
@@ -240,9 +246,7 @@ fn not_required(nodes: &[Node], id: NodeId) -> Option<Vec<Box<str>>> {
 /// The names of `{"required": [...]}`, a schema of nothing else (`properties` of
 /// schemas that accept anything aside).
 fn required_only(nodes: &[Node], id: NodeId) -> Option<Vec<Box<str>>> {
-    let Node::Schema(c) = &nodes[resolve(nodes, id) as usize] else {
-        return None;
-    };
+    let c = schema_of(nodes, id)?;
     let only_required = c.types == 0
         && c.has == HAS_MEMBERS
         && c.excluded.is_empty()
@@ -272,40 +276,23 @@ fn exclude(a: &mut Assertions, names: &[Box<str>]) -> bool {
     if a.types != OBJECT {
         return false;
     }
-    let missing = names
-        .iter()
-        .filter(|name| !a.properties.iter().any(|p| p.name == **name))
-        .count();
-    if missing > 0 && a.properties.len() + missing > 64 {
-        return false;
-    }
-    // Every name must be one of the first 64 properties (a bit of the set).
-    if names.iter().any(|name| {
-        a.properties
-            .iter()
-            .position(|p| p.name == *name)
-            .is_some_and(|at| at >= 64)
-    }) {
-        return false;
-    }
-    let mut set = 0u64;
-    for name in names {
-        let at = match a.properties.iter().position(|p| p.name == *name) {
-            Some(at) => at,
+    // Every name must be, or become, one of the first 64 properties (a bit of the set).
+    let mut next = a.properties.len();
+    let fits = names.iter().all(
+        |name| match a.properties.iter().position(|p| p.name == *name) {
+            Some(at) => at < 64,
             None => {
-                a.properties.push(Property {
-                    name: name.clone(),
-                    node: None,
-                    declared: false,
-                });
-                a.properties.len() - 1
+                next += 1;
+                next <= 64
             }
-        };
-        if at >= 64 {
-            return false;
-        }
-        set |= 1 << at;
+        },
+    );
+    if !fits {
+        return false;
     }
+    let set = names
+        .iter()
+        .fold(0u64, |set, name| set | 1 << a.property(name));
     a.excluded.push(set);
     true
 }
@@ -345,9 +332,7 @@ fn constants_as_enum(nodes: &mut [Node], id: usize) {
 fn constants(nodes: &[Node], alternatives: &[NodeId], one: bool) -> Option<Vec<Value>> {
     let mut all: Vec<Value> = Vec::new();
     for &alternative in alternatives {
-        let Node::Schema(b) = &nodes[resolve(nodes, alternative) as usize] else {
-            return None;
-        };
+        let b = schema_of(nodes, alternative)?;
         if b.has != HAS_VALUES {
             return None;
         }

@@ -25,7 +25,7 @@
 //!   properties, checked against the members the node reads anyway, instead of a
 //!   second pass over them.
 
-use ahash::HashMap;
+use ahash::{HashMap, HashSet};
 
 use super::run::verdict;
 use serde_json::Value;
@@ -330,7 +330,16 @@ fn constants_as_enum(nodes: &mut [Node], id: usize) {
 /// The values the `alternatives` accept, when each accepts only strings, booleans or
 /// `null` it lists; for a `oneOf` (`one`), only when no value is in two alternatives.
 fn constants(nodes: &[Node], alternatives: &[NodeId], one: bool) -> Option<Vec<Value>> {
+    /// A value as compared here (strings, booleans and `null` only): hashable, so that
+    /// a union of many constants is read in linear time.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    enum Constant<'v> {
+        Str(&'v str),
+        Bool(bool),
+        Null,
+    }
     let mut all: Vec<Value> = Vec::new();
+    let mut seen: HashSet<Constant<'_>> = HashSet::default();
     for &alternative in alternatives {
         let b = schema_of(nodes, alternative)?;
         if b.has != HAS_VALUES {
@@ -341,28 +350,22 @@ fn constants(nodes: &[Node], alternatives: &[NodeId], one: bool) -> Option<Vec<V
             (None, Some(constant)) => std::slice::from_ref(constant),
             _ => return None,
         };
-        let mut mine: Vec<&Value> = Vec::new();
+        // This alternative's values, each once (an `enum` may list one twice).
+        let mut mine = HashSet::default();
         for value in listed {
-            let bits = match value {
-                Value::String(_) => STRING,
-                Value::Bool(_) => BOOLEAN,
-                Value::Null => NULL,
+            let (constant, bits) = match value {
+                Value::String(s) => (Constant::Str(s), STRING),
+                Value::Bool(b) => (Constant::Bool(*b), BOOLEAN),
+                Value::Null => (Constant::Null, NULL),
                 _ => return None,
             };
-            if b.types != 0 && b.types & bits == 0 {
+            if b.types != 0 && b.types & bits == 0 || !mine.insert(constant) {
                 continue;
             }
-            if !mine.contains(&value) {
-                mine.push(value);
-            }
-        }
-        for value in mine {
-            if all.contains(value) {
-                if one {
-                    return None;
-                }
-            } else {
+            if seen.insert(constant) {
                 all.push(value.clone());
+            } else if one {
+                return None;
             }
         }
     }

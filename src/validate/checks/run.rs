@@ -88,13 +88,7 @@ impl<'c, 'a, 't> Run<'c, 'a, 't> {
             Node::Unsure => Verdict::Unsure,
             Node::Engine(engine) => self.engine(engine, at),
             Node::Ref(target) => self.check(*target, at),
-            Node::Types(types) => {
-                if types & bits_of(self.tape.token(at)) == 0 {
-                    Verdict::No
-                } else {
-                    Verdict::Yes
-                }
-            }
+            Node::Types(types) => of_types(*types, self.tape.token(at)),
             Node::Schema(a) => self.assertions(a, at),
         };
         self.depth -= 1;
@@ -259,11 +253,7 @@ impl<'c, 'a, 't> Run<'c, 'a, 't> {
                     ..
                 }) => match &self.nodes[*node as usize] {
                     // The most common property schema, `{"type": …}`, without a call.
-                    Node::Types(types) => {
-                        if types & bits_of(self.tape.token(value)) == 0 {
-                            return Verdict::No;
-                        }
-                    }
+                    Node::Types(types) => all!(sure, of_types(*types, self.tape.token(value))),
                     _ => all!(sure, self.check(*node, value)),
                 },
                 Some(Property { declared: true, .. }) => {}
@@ -419,6 +409,16 @@ impl<'c, 'a, 't> Run<'c, 'a, 't> {
             }
             _ => false,
         }
+    }
+}
+
+/// The verdict of `{"type": …}` (the bits of `types`) on `token`.
+#[inline(always)]
+fn of_types(types: u8, token: &Token<'_>) -> Verdict {
+    if types & bits_of(token) == 0 {
+        Verdict::No
+    } else {
+        Verdict::Yes
     }
 }
 

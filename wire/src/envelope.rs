@@ -169,7 +169,9 @@ macro_rules! envelope {
                     where
                         A: de::MapAccess<'de>,
                     {
-                        let mut tag: Option<String> = None;
+                        // Borrowed where it can be: it is only matched, unless the
+                        // content came first or the tag is unknown.
+                        let mut tag: Option<::std::borrow::Cow<'de, str>> = None;
                         let mut body: Option<$body> = None;
                         let mut buffered: Option<
                             Box<$crate::__private::serde_json::value::RawValue>,
@@ -182,7 +184,7 @@ macro_rules! envelope {
                                     if tag.is_some() {
                                         return Err(A::Error::duplicate_field($tag_key));
                                     }
-                                    tag = Some(map.next_value()?);
+                                    tag = Some(map.next_value_seed($crate::__private::TagTextSeed)?);
                                 }
                                 __Field::__Content => {
                                     if content_seen {
@@ -216,7 +218,7 @@ macro_rules! envelope {
                         let body = match body {
                             Some(body) => body,
                             None => <$body as $crate::__private::TaggedBody>::from_buffered(
-                                tag,
+                                tag.into_owned(),
                                 content_seen,
                                 buffered,
                             )?,

@@ -153,10 +153,12 @@ macro_rules! internally_tagged_union {
                     where
                         A: de::MapAccess<'de>,
                     {
-                        let Some(first) = map.next_key::<String>()? else {
+                        use $crate::__private::{FirstKey, TagValue};
+                        let first = map.next_key_seed($crate::__private::FirstKeySeed($tag_key))?;
+                        let Some(first) = first else {
                             return Err(A::Error::missing_field($tag_key));
                         };
-                        if first != $tag_key {
+                        if let FirstKey::Other(first) = first {
                             // The tag is not first: buffer the object as text, then
                             // dispatch.
                             use $crate::__private::serde_json::value::RawValue;
@@ -167,15 +169,18 @@ macro_rules! internally_tagged_union {
                             return from_entries(entries);
                         }
                         // The tag comes first (the common case): stream the rest of the
-                        // object straight into the payload type.
-                        let tag = match map.next_value::<Value>()? {
-                            Value::String(tag) => tag,
-                            other => return Err($crate::__private::bad_tag::<A::Error>($tag_key, &other)),
+                        // object straight into the payload type. The tag is borrowed
+                        // where it can be: it is only matched.
+                        let tag = match map.next_value_seed($crate::__private::TagValueSeed)? {
+                            TagValue::Str(tag) => tag,
+                            TagValue::Other(other) => {
+                                return Err($crate::__private::bad_tag::<A::Error>($tag_key, &other));
+                            }
                         };
                         let rest = de::value::MapAccessDeserializer::new(
                             $crate::__private::WithoutKey::new(map, $tag_key),
                         );
-                        match tag.as_str() {
+                        match &*tag {
                             $(
                                 $vtag $(| $valias)* => {
                                     <$payload as de::Deserialize>::deserialize(rest).map($name::$variant)
@@ -183,7 +188,7 @@ macro_rules! internally_tagged_union {
                             )*
                             _ => {
                                 let mut object = Map::new();
-                                object.insert(first, Value::String(tag));
+                                object.insert($tag_key.to_owned(), Value::String(tag.into_owned()));
                                 object.extend(<Map<String, Value> as de::Deserialize>::deserialize(rest)?);
                                 Ok($name::Unknown(object))
                             }

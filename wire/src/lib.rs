@@ -33,6 +33,7 @@ pub mod schema;
 mod strict;
 mod string_enum;
 mod support;
+mod tag;
 mod trace;
 mod union;
 
@@ -61,5 +62,6 @@ pub mod __private {
         internal_union_schema, string_enum_schema,
     };
     pub use crate::support::{Tagged, WithoutKey, bad_tag, content_or_empty};
+    pub use crate::tag::{FirstKey, FirstKeySeed, TagTextSeed, TagValue, TagValueSeed};
     pub use crate::trace::Tracer;
 }

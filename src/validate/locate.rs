@@ -3,6 +3,7 @@
 //! Runs only on text serde_json has already parsed (so it is valid JSON) and only to
 //! report violations. The scan is iterative: nesting depth costs no stack.
 
+use super::few::same;
 use super::report::Position;
 
 /// The byte offset where the value at `pointer` starts in `text`. When the pointer leads
@@ -108,13 +109,16 @@ fn scan<'t>(text: &'t str, key: &str, quoted_key: &memchr::memmem::Finder<'_>) -
             return None;
         }
         pos = skip_ws(bytes, pos + 1);
-        if raw == key {
+        if same(raw, key) {
             if bytes.get(pos) != Some(&b'"') {
                 return None;
             }
-            let end = string_end(bytes, pos)?;
-            let value = text.get(pos + 1..end - 1)?;
-            return (!value.contains('\\')).then_some(Peek::String(value));
+            // A plain string ends at its first quote; one with an escape is not read.
+            let end = quote_or_backslash(bytes, pos + 1)?;
+            if bytes[end] != b'"' {
+                return None;
+            }
+            return text.get(pos + 1..end).map(Peek::String);
         }
         if matches!(bytes.get(pos), Some(b'{' | b'[')) && quoted_key.find(&bytes[pos..]).is_none() {
             return Some(Peek::Absent);
@@ -180,12 +184,40 @@ fn skip_string(bytes: &[u8], pos: usize) -> usize {
 pub(super) fn string_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
     pos += 1;
     loop {
-        pos += memchr::memchr2(b'"', b'\\', bytes.get(pos..)?)?;
+        pos = quote_or_backslash(bytes, pos)?;
         if bytes[pos] == b'"' {
             return Some(pos + 1);
         }
         pos += 2;
     }
+}
+
+/// How many bytes [`quote_or_backslash`] looks at a word at a time before it hands the
+/// rest to `memchr2`, whose set-up costs more than a short key or tag takes to read.
+const WORDS_FIRST: usize = 32;
+
+/// The first quote or backslash from `at` on. Eight bytes at a time at first: in each,
+/// a byte equal to either gets its high bit set in `flagged`, and the lowest flag is
+/// exact (a borrow can only flag bytes above a flagged one).
+#[inline]
+fn quote_or_backslash(bytes: &[u8], mut at: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    let words_end = at.saturating_add(WORDS_FIRST);
+    while at < words_end
+        && let Some(chunk) = bytes.get(at..at + 8)
+    {
+        let chunk = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let quote = chunk ^ (ONES * u64::from(b'"'));
+        let backslash = chunk ^ (ONES * u64::from(b'\\'));
+        let flagged =
+            (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGHS;
+        if flagged != 0 {
+            return Some(at + (flagged.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    Some(at + memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?)
 }
 
 /// `pos` is at the start of a value; returns the offset just past it.
@@ -286,6 +318,38 @@ mod tests {
 
     fn at(pointer: &str) -> &'static str {
         &TEXT[offset_of(TEXT, pointer)..]
+    }
+
+    /// `string_end` against a byte-by-byte scan: a quote, an escaped quote or a byte
+    /// that differs from a quote or backslash only in its high bit, at every place of
+    /// strings read a word at a time, past the words into `memchr2`, and unterminated.
+    #[test]
+    fn string_end_finds_the_closing_quote_at_every_place() {
+        fn naive(bytes: &[u8], mut pos: usize) -> Option<usize> {
+            pos += 1;
+            loop {
+                match bytes.get(pos)? {
+                    b'"' => return Some(pos + 1),
+                    b'\\' => pos += 2,
+                    _ => pos += 1,
+                }
+            }
+        }
+        for len in 0..2 * WORDS_FIRST + 9 {
+            for at in 0..=len {
+                for piece in [&b"\"x"[..], b"\\\"", b"\\\\", &[0xa2], &[0xdc], b"\\"] {
+                    let mut text = vec![b'"'];
+                    text.extend(std::iter::repeat_n(b'a', at));
+                    text.extend_from_slice(piece);
+                    text.extend(std::iter::repeat_n(b'b', len - at));
+                    let open = text.clone();
+                    text.push(b'"');
+                    for bytes in [&text, &open] {
+                        assert_eq!(string_end(bytes, 0), naive(bytes, 0), "{bytes:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::explain::child;
 use super::faults::{self, Fault};
+use super::few::same;
 use super::locate::{Peek, locate, locate_unique, peek_with};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind, copied, interned};
 use super::text::{
@@ -386,7 +387,7 @@ impl Validator {
                     continue;
                 };
                 let seen = match peeked {
-                    Some((key, seen)) if key == route.key => seen,
+                    Some((key, seen)) if same(key, &route.key) => seen,
                     _ => {
                         let seen = peek_with(text, &route.key, &route.quoted_key);
                         peeked = Some((&route.key, seen));
@@ -394,7 +395,7 @@ impl Validator {
                     }
                 };
                 let hopeless = match seen {
-                    Peek::String(tag) => !route.tags.iter().any(|t| t == tag),
+                    Peek::String(tag) => !route.tags.iter().any(|t| same(t, tag)),
                     Peek::Absent => true,
                     Peek::Unsure => false,
                 };

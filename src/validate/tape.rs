@@ -148,7 +148,7 @@ impl<'t> Tape<'t> {
             Token::Str(text) | Token::Key(text) => Value::String(self.text(text).to_owned()),
             Token::Array { .. } => Value::Array(self.items(at).map(|i| self.to_value(i)).collect()),
             Token::Object { .. } => {
-                let mut map = Map::new();
+                let mut map = Map::with_capacity(self.members(at).count());
                 for (key, value) in self.members(at) {
                     map.insert(key.to_owned(), self.to_value(value));
                 }

@@ -656,27 +656,53 @@ fn one_of(values: &[Value]) -> String {
 pub fn abbreviate(value: &Value) -> String {
     use std::fmt::Write;
     const LIMIT: usize = 60;
-    let mut out = match value {
+    let prefix = match value {
         Value::Object(_) => "object ",
         Value::Array(_) => "array ",
         Value::Number(_) => "number ",
         Value::Bool(_) => "boolean ",
         _ => "",
-    }
-    .to_owned();
-    let start = out.len();
-    // Scalars written directly (a `Value` is displayed through serde_json's serializer).
-    let _ = match value {
-        Value::Null => write!(out, "null"),
-        Value::Bool(b) => write!(out, "{b}"),
-        Value::Number(n) => write!(out, "{n}"),
-        _ => write!(out, "{value}"),
     };
+    // Room for a short scalar, so that writing one does not grow the string.
+    let mut out = String::with_capacity(prefix.len() + 24);
+    out.push_str(prefix);
+    let start = out.len();
+    // Scalars written directly (a `Value` is displayed through serde_json's serializer),
+    // and no further than the cut: the writer refuses what comes after it, which ends
+    // the serializer's walk of a long string or a big container there.
+    let mut bounded = Bounded {
+        // Enough bytes for the cut's characters and one more, at four bytes each.
+        stop: start + 4 * (LIMIT + 1),
+        out,
+    };
+    let _ = match value {
+        Value::Null => write!(bounded, "null"),
+        Value::Bool(b) => write!(bounded, "{b}"),
+        Value::Number(n) => write!(bounded, "{n}"),
+        _ => write!(bounded, "{value}"),
+    };
+    let mut out = bounded.out;
     if let Some((cut, _)) = out[start..].char_indices().nth(LIMIT) {
         out.truncate(start + cut);
         out.push('…');
     }
     out
+}
+
+/// A `String` that refuses more once it is `stop` bytes long.
+struct Bounded {
+    out: String,
+    stop: usize,
+}
+
+impl std::fmt::Write for Bounded {
+    fn write_str(&mut self, piece: &str) -> std::fmt::Result {
+        if self.out.len() >= self.stop {
+            return Err(std::fmt::Error);
+        }
+        self.out.push_str(piece);
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -699,6 +725,25 @@ mod tests {
         let cut = abbreviate(&json!(long));
         assert_eq!(cut, format!("\"{}…", "é".repeat(59)));
         assert_eq!(abbreviate(&json!("é".repeat(58))).chars().count(), 60);
+        // The serializer is stopped at the cut: the same text as writing the whole
+        // value and cutting it after, at every length around the cut.
+        let whole = |value: &Value| {
+            let text = value.to_string();
+            match text.char_indices().nth(60) {
+                Some((cut, _)) => format!("{}…", &text[..cut]),
+                None => text,
+            }
+        };
+        for n in 50..70 {
+            let string = json!("é".repeat(n));
+            assert_eq!(abbreviate(&string), whole(&string), "{n}");
+            let array = json!(vec!["ab"; n / 4]);
+            assert_eq!(
+                abbreviate(&array),
+                format!("array {}", whole(&array)),
+                "{n}"
+            );
+        }
     }
 
     #[test]

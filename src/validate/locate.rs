@@ -228,6 +228,7 @@ pub(super) fn skip_value(bytes: &[u8], pos: usize) -> usize {
             let mut depth = 0usize;
             let mut pos = pos;
             loop {
+                pos = next_structural(bytes, pos);
                 match bytes.get(pos) {
                     None => return pos,
                     Some(b'"') => pos = skip_string(bytes, pos),
@@ -235,14 +236,13 @@ pub(super) fn skip_value(bytes: &[u8], pos: usize) -> usize {
                         depth += 1;
                         pos += 1;
                     }
-                    Some(b'}' | b']') => {
+                    _ => {
                         depth -= 1;
                         pos += 1;
                         if depth == 0 {
                             return pos;
                         }
                     }
-                    Some(_) => pos += 1,
                 }
             }
         }
@@ -257,6 +257,36 @@ pub(super) fn skip_value(bytes: &[u8], pos: usize) -> usize {
             pos
         }
     }
+}
+
+/// The first quote or bracket (`{`, `}`, `[`, `]`) from `at` on, or `bytes.len()`. Eight
+/// bytes at a time: setting each byte's `0x20` bit makes `[` and `]` into `{` and `}`
+/// (and nothing else into them), so three exact-lowest zero tests cover the five bytes.
+/// A control character `0x02` would pass for a quote that way, so quotes are tested on
+/// the bytes as they are.
+fn next_structural(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let chunk = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let folded = chunk | (ONES * 0x20);
+        let flagged = (zero(folded ^ (ONES * u64::from(b'{')))
+            | zero(folded ^ (ONES * u64::from(b'}')))
+            | zero(chunk ^ (ONES * u64::from(b'"'))))
+            & HIGHS;
+        if flagged != 0 {
+            return at + (flagged.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while bytes
+        .get(at)
+        .is_some_and(|b| !matches!(b, b'"' | b'{' | b'}' | b'[' | b']'))
+    {
+        at += 1;
+    }
+    at
 }
 
 fn find_member(text: &str, open: usize, wanted: &str, keys: Keys) -> Option<usize> {
@@ -347,6 +377,25 @@ mod tests {
                     for bytes in [&text, &open] {
                         assert_eq!(string_end(bytes, 0), naive(bytes, 0), "{bytes:?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// `next_structural` against a byte-by-byte search, each byte value at each place
+    /// of a run read a word at a time and past it.
+    #[test]
+    fn next_structural_finds_the_first_quote_or_bracket() {
+        for len in 0..20 {
+            for at in 0..len {
+                for byte in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = byte;
+                    let naive = bytes
+                        .iter()
+                        .position(|b| b"\"{}[]".contains(b))
+                        .unwrap_or(len);
+                    assert_eq!(next_structural(&bytes, 0), naive, "{bytes:?}");
                 }
             }
         }

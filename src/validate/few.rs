@@ -19,7 +19,7 @@ pub enum Few<K, V> {
 
 impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
     /// The entry of `key`.
-    #[inline]
+    #[inline(always)]
     pub fn entry(&self, key: &str) -> Option<(&K, &V)> {
         match self {
             Few::Listed(entries, lengths) => {

@@ -168,7 +168,7 @@ pub struct Members<'a, 't> {
 impl<'a> Iterator for Members<'a, '_> {
     type Item = (&'a str, usize);
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         if self.next >= self.end {
             return None;
@@ -192,7 +192,7 @@ pub struct Items<'a, 't> {
 impl Iterator for Items<'_, '_> {
     type Item = usize;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<usize> {
         if self.next >= self.end {
             return None;

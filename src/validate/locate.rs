@@ -192,26 +192,35 @@ pub(super) fn string_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
     }
 }
 
+/// A one in each byte of a word, and the high bit of each byte.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+const HIGHS: u64 = ONES << 7;
+
+/// The zero bytes of `word`, by their high bits (mask with [`HIGHS`]): the lowest flag
+/// is exact, and a higher one may be false (a borrow only flags bytes above a zero one),
+/// so the lowest flag of several such tests ORed together is the first byte any of
+/// them matches.
+#[inline(always)]
+fn zeros(word: u64) -> u64 {
+    word.wrapping_sub(ONES) & !word
+}
+
 /// How many bytes [`quote_or_backslash`] looks at a word at a time before it hands the
 /// rest to `memchr2`, whose set-up costs more than a short key or tag takes to read.
 const WORDS_FIRST: usize = 32;
 
-/// The first quote or backslash from `at` on. Eight bytes at a time at first: in each,
-/// a byte equal to either gets its high bit set in `flagged`, and the lowest flag is
-/// exact (a borrow can only flag bytes above a flagged one).
+/// The first quote or backslash from `at` on, eight bytes at a time at first (see
+/// [`zeros`]).
 #[inline]
 fn quote_or_backslash(bytes: &[u8], mut at: usize) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGHS: u64 = ONES << 7;
     let words_end = at.saturating_add(WORDS_FIRST);
     while at < words_end
         && let Some(chunk) = bytes.get(at..at + 8)
     {
         let chunk = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let quote = chunk ^ (ONES * u64::from(b'"'));
-        let backslash = chunk ^ (ONES * u64::from(b'\\'));
-        let flagged =
-            (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGHS;
+        let flagged = (zeros(chunk ^ (ONES * u64::from(b'"')))
+            | zeros(chunk ^ (ONES * u64::from(b'\\'))))
+            & HIGHS;
         if flagged != 0 {
             return Some(at + (flagged.trailing_zeros() / 8) as usize);
         }
@@ -261,19 +270,16 @@ pub(super) fn skip_value(bytes: &[u8], pos: usize) -> usize {
 
 /// The first quote or bracket (`{`, `}`, `[`, `]`) from `at` on, or `bytes.len()`. Eight
 /// bytes at a time: setting each byte's `0x20` bit makes `[` and `]` into `{` and `}`
-/// (and nothing else into them), so three exact-lowest zero tests cover the five bytes.
+/// (and nothing else into them), so three [`zeros`] tests cover the five bytes.
 /// A control character `0x02` would pass for a quote that way, so quotes are tested on
 /// the bytes as they are.
 fn next_structural(bytes: &[u8], mut at: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGHS: u64 = ONES << 7;
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
     while let Some(chunk) = bytes.get(at..at + 8) {
         let chunk = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
         let folded = chunk | (ONES * 0x20);
-        let flagged = (zero(folded ^ (ONES * u64::from(b'{')))
-            | zero(folded ^ (ONES * u64::from(b'}')))
-            | zero(chunk ^ (ONES * u64::from(b'"'))))
+        let flagged = (zeros(folded ^ (ONES * u64::from(b'{')))
+            | zeros(folded ^ (ONES * u64::from(b'}')))
+            | zeros(chunk ^ (ONES * u64::from(b'"'))))
             & HIGHS;
         if flagged != 0 {
             return at + (flagged.trailing_zeros() / 8) as usize;

@@ -23,45 +23,20 @@ pub enum FirstKey {
     Other(String),
 }
 
-/// Reads an object key as a `String` would, telling the tag key apart.
+/// Reads an object key as a `String` would (through [`TagTextSeed`]), telling the tag
+/// key apart.
 pub struct FirstKeySeed(pub &'static str);
 
 impl<'de> DeserializeSeed<'de> for FirstKeySeed {
     type Value = FirstKey;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<FirstKey, D::Error> {
-        deserializer.deserialize_string(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FirstKeySeed {
-    type Value = FirstKey;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_str<E: Error>(self, key: &str) -> Result<FirstKey, E> {
+        let key = TagTextSeed.deserialize(deserializer)?;
         Ok(if key == self.0 {
             FirstKey::Tag
         } else {
-            FirstKey::Other(key.to_owned())
+            FirstKey::Other(key.into_owned())
         })
-    }
-
-    fn visit_string<E: Error>(self, key: String) -> Result<FirstKey, E> {
-        Ok(if key == self.0 {
-            FirstKey::Tag
-        } else {
-            FirstKey::Other(key)
-        })
-    }
-
-    fn visit_bytes<E: Error>(self, key: &[u8]) -> Result<FirstKey, E> {
-        match std::str::from_utf8(key) {
-            Ok(key) => self.visit_str(key),
-            Err(_) => Err(E::invalid_value(serde::de::Unexpected::Bytes(key), &self)),
-        }
     }
 }
 
@@ -140,6 +115,18 @@ fn other<'de, D: Deserializer<'de>>(deserializer: D) -> Result<TagValue<'de>, D:
     Value::deserialize(deserializer).map(TagValue::Other)
 }
 
+/// `TagValueSeed`'s visit methods for scalars of the given types: each gives
+/// [`TagValue::Other`] with the value a `Value` decodes from the scalar.
+macro_rules! scalar_tags {
+    ($($method:ident($ty:ty)),* $(,)?) => {
+        $(
+            fn $method<E: Error>(self, v: $ty) -> Result<Self::Value, E> {
+                other(v.into_deserializer())
+            }
+        )*
+    };
+}
+
 impl<'de> Visitor<'de> for TagValueSeed {
     type Value = TagValue<'de>;
 
@@ -159,29 +146,15 @@ impl<'de> Visitor<'de> for TagValueSeed {
         Ok(TagValue::Str(Cow::Owned(tag)))
     }
 
-    fn visit_bool<E: Error>(self, v: bool) -> Result<Self::Value, E> {
-        other(v.into_deserializer())
-    }
-
-    fn visit_i64<E: Error>(self, v: i64) -> Result<Self::Value, E> {
-        other(v.into_deserializer())
-    }
-
-    fn visit_i128<E: Error>(self, v: i128) -> Result<Self::Value, E> {
-        other(v.into_deserializer())
-    }
-
-    fn visit_u64<E: Error>(self, v: u64) -> Result<Self::Value, E> {
-        other(v.into_deserializer())
-    }
-
-    fn visit_u128<E: Error>(self, v: u128) -> Result<Self::Value, E> {
-        other(v.into_deserializer())
-    }
-
-    fn visit_f64<E: Error>(self, v: f64) -> Result<Self::Value, E> {
-        other(v.into_deserializer())
-    }
+    // A scalar other than a string: the value a `Value` decodes from it.
+    scalar_tags!(
+        visit_bool(bool),
+        visit_i64(i64),
+        visit_i128(i128),
+        visit_u64(u64),
+        visit_u128(u128),
+        visit_f64(f64),
+    );
 
     fn visit_none<E: Error>(self) -> Result<Self::Value, E> {
         Ok(TagValue::Other(Value::Null))

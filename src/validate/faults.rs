@@ -91,9 +91,9 @@ pub fn parse(text: &str) -> Option<(Value, Vec<Fault>)> {
 }
 
 /// `text` read as serde_json reads it into a [`Value`], with the faults it holds: none
-/// for most messages (read once, as fast as `serde_json::from_str`); when the text has
-/// a value fault, a key given twice or an integral float, it is read again by
-/// [`parse`], which places them.
+/// for most messages (built from the tape, which refuses a text with any of them); when
+/// the text has a value fault, a key given twice or an integral float, serde reads it,
+/// then [`parse`] reads it again to place them.
 /// The error is serde_json's, for a text that is not JSON.
 /// Integral floats are looked for only when `integers` (the schema has a Rust integer
 /// `format`, see [`has_rust_integers`]).
@@ -199,10 +199,6 @@ impl<'de> Visitor<'de> for Tracked<'_> {
         Ok(Value::Array(items))
     }
 
-    // Out of line, so that serde_json's key reader is inlined into this one reader of
-    // every object (as it was before other code changed the compiler's choices: the
-    // rejected path cost 2 % more without it).
-    #[inline(never)]
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         // An object inside takes the stack above `base` and leaves it as it found it.
         let base = self.2.borrow().len();

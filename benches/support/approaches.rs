@@ -63,7 +63,7 @@ pub const APPROACHES: &[Approach] = &[
 ];
 
 /// Approaches for `--count` only (instruction counts), not in the timed table.
-pub const COUNT_ONLY: &[&str] = &["symgen-rejected", "typed-tape", "typed-tape-escapes"];
+pub const COUNT_ONLY: &[&str] = &["symgen-rejected"];
 
 /// The key of the approach the "vs jsonschema" ratio divides by.
 pub const JSONSCHEMA: &str = "jsonschema";
@@ -96,51 +96,6 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
                     .iter()
                     .zip(&decoders)
                     .filter(|(text, decode)| black_box(decode(black_box(text))))
-                    .count()
-            }))
-        }
-        // Not in the table: the typed decode of "typed", read from the validator's tape
-        // (`--count typed-tape`, benches/instructions.sh).
-        "typed-tape" => {
-            let decoders = corpus
-                .messages
-                .iter()
-                .map(|m| {
-                    tape_decoder(m.root).ok_or_else(|| format!("no Rust type for root {}", m.root))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Box::new(move || {
-                texts
-                    .iter()
-                    .zip(&decoders)
-                    .filter(|(text, decode)| black_box(decode(black_box(text))))
-                    .count()
-            }))
-        }
-        // The same, from the tape only for a text with a backslash (serde_json otherwise).
-        "typed-tape-escapes" => {
-            let decoders = corpus
-                .messages
-                .iter()
-                .map(|m| {
-                    Ok((
-                        tape_decoder(m.root).ok_or("no Rust type")?,
-                        typed_decoder(m.root).ok_or("no Rust type")?,
-                    ))
-                })
-                .collect::<Result<Vec<_>, String>>()?;
-            Ok(Box::new(move || {
-                texts
-                    .iter()
-                    .zip(&decoders)
-                    .filter(|(text, (tape, serde))| {
-                        let text = black_box(text);
-                        black_box(if memchr::memchr(b'\\', text.as_bytes()).is_some() {
-                            tape(text)
-                        } else {
-                            serde(text)
-                        })
-                    })
                     .count()
             }))
         }
@@ -297,48 +252,6 @@ pub fn boon_validator(
 
 fn decode<T: DeserializeOwned>(text: &str) -> bool {
     serde_json::from_str::<T>(text).is_ok()
-}
-
-fn decode_tape<T: DeserializeOwned>(text: &str) -> bool {
-    symgen::validate::decode_from_tape::<T>(text).is_some()
-}
-
-fn tape_agrees<T: DeserializeOwned + std::fmt::Debug>(text: &str) -> bool {
-    let tape = symgen::validate::decode_from_tape::<T>(text);
-    tape.is_some() && format!("{tape:?}") == format!("{:?}", symgen::wire::from_str::<T>(text).ok())
-}
-
-/// Whether the tape decoder decodes `text` as root `root` to what serde_json decodes.
-#[allow(dead_code)]
-pub fn tape_agreement(root: &str) -> Option<fn(&str) -> bool> {
-    Some(match root {
-        "IpcMessage" => tape_agrees::<IpcMessage>,
-        "TaskspaceStateMessage" => tape_agrees::<TaskspaceStateMessage>,
-        "DialecticRequest" => tape_agrees::<DialecticRequest>,
-        "IPCResponse" => tape_agrees::<IpcResponse>,
-        "ServerToWorker" => tape_agrees::<ServerToWorker>,
-        "WorkerToServer" => tape_agrees::<WorkerToServer>,
-        "JsonRpcRequest" => tape_agrees::<JsonRpcRequest>,
-        "JsonRpcResponse" => tape_agrees::<JsonRpcResponse>,
-        "PortFile" => tape_agrees::<PortFile>,
-        _ => return None,
-    })
-}
-
-/// The tape decoder for the Rust type of schema root `root`.
-pub fn tape_decoder(root: &str) -> Option<fn(&str) -> bool> {
-    Some(match root {
-        "IpcMessage" => decode_tape::<IpcMessage>,
-        "TaskspaceStateMessage" => decode_tape::<TaskspaceStateMessage>,
-        "DialecticRequest" => decode_tape::<DialecticRequest>,
-        "IPCResponse" => decode_tape::<IpcResponse>,
-        "ServerToWorker" => decode_tape::<ServerToWorker>,
-        "WorkerToServer" => decode_tape::<WorkerToServer>,
-        "JsonRpcRequest" => decode_tape::<JsonRpcRequest>,
-        "JsonRpcResponse" => decode_tape::<JsonRpcResponse>,
-        "PortFile" => decode_tape::<PortFile>,
-        _ => return None,
-    })
 }
 
 /// serde's decoder for the Rust type of schema root `root`.

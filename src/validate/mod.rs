@@ -63,10 +63,3 @@ pub use retrieve::LocalRetriever;
 pub use stream::{StreamOptions, Summary};
 pub use text::MAX_DEPTH;
 pub use validator::{ReplyValidator, Validator};
-
-/// Decodes `text` as `T` from the validator's tape (see `tape::decode`): for the
-/// benchmarks and the tests that hold it to serde_json. Not a stable API.
-#[doc(hidden)]
-pub fn decode_from_tape<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
-    tape::decode(text)
-}

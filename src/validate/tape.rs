@@ -19,7 +19,6 @@ use serde_json::{Map, Value};
 
 use super::few::same;
 
-mod de;
 mod lex;
 
 /// One token of a [`Tape`].
@@ -31,19 +30,13 @@ pub enum Token<'t> {
     Int(i64),
     Float(f64),
     Str(Text<'t>),
-    /// An array; its items follow, and the next value starts at `end`. Its text is
-    /// the message's bytes `from..to`.
+    /// An array; its items follow, and the next value starts at `end`.
     Array {
         end: u32,
-        from: u32,
-        to: u32,
     },
-    /// An object; `Key`, value pairs follow, and the next value starts at `end`. Its
-    /// text is the message's bytes `from..to`.
+    /// An object; `Key`, value pairs follow, and the next value starts at `end`.
     Object {
         end: u32,
-        from: u32,
-        to: u32,
     },
     /// An object's key; its value follows.
     Key(Text<'t>),
@@ -60,8 +53,6 @@ pub enum Text<'t> {
 /// A message as tokens, in text order.
 #[derive(Debug)]
 pub struct Tape<'t> {
-    /// The message.
-    source: &'t str,
     tokens: Vec<Token<'t>>,
     /// The strings with escapes, unescaped, one after the other.
     unescaped: String,
@@ -98,28 +89,8 @@ impl<'t> Tape<'t> {
     #[inline]
     pub fn end(&self, at: usize) -> usize {
         match self.tokens[at] {
-            Token::Array { end, .. } | Token::Object { end, .. } => end as usize,
+            Token::Array { end } | Token::Object { end } => end as usize,
             _ => at + 1,
-        }
-    }
-
-    /// The exact text of the value at `at`, where the tape knows it: a container, a
-    /// string without escapes, `null`, `true` or `false` (not a number, nor a string
-    /// with escapes).
-    pub fn raw(&self, at: usize) -> Option<&'t str> {
-        let source = self.source;
-        match self.tokens[at] {
-            Token::Array { from, to, .. } | Token::Object { from, to, .. } => {
-                source.get(from as usize..to as usize)
-            }
-            Token::Str(Text::Source(text)) => {
-                let start = (text.as_ptr() as usize).checked_sub(source.as_ptr() as usize)?;
-                source.get(start.checked_sub(1)?..start + text.len() + 1)
-            }
-            Token::Null => Some("null"),
-            Token::Bool(true) => Some("true"),
-            Token::Bool(false) => Some("false"),
-            _ => None,
         }
     }
 
@@ -148,7 +119,7 @@ impl<'t> Tape<'t> {
 
     /// The value of member `key` of the object at `at`.
     pub fn member(&self, at: usize, key: &str) -> Option<usize> {
-        let Token::Object { end, .. } = *self.tokens.get(at)? else {
+        let Token::Object { end } = *self.tokens.get(at)? else {
             return None;
         };
         let end = (end as usize).min(self.tokens.len());
@@ -266,21 +237,12 @@ impl Drop for Tape<'_> {
 pub fn read(text: &str, integral_floats: bool) -> Option<Tape<'_>> {
     let (tokens, unescaped) = SPARE.with(Cell::take);
     let mut tape = Tape {
-        source: text,
         tokens: relabel(tokens),
         unescaped,
     };
     tape.tokens.reserve(text.len() / 6 + 4);
     lex::Lexer::new(text, &mut tape, integral_floats).document()?;
     Some(tape)
-}
-
-/// Decodes `text` as `T` from its tape, as `symgen_wire::from_str` decodes it: `None`
-/// when the text has no tape, `T` refuses it, or it holds something the tape's
-/// deserializer leaves to serde_json (see [`de`]). A `None` says nothing; ask serde_json.
-pub fn decode<'t, T: serde::Deserialize<'t>>(text: &'t str) -> Option<T> {
-    let tape = read(text, false)?;
-    T::deserialize(de::At { tape: &tape, at: 0 }).ok()
 }
 
 /// Appends one number's token, as serde_json reads it (for [`lex`]'s numbers other

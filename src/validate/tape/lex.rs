@@ -97,14 +97,9 @@ impl<'a, 't> Lexer<'a, 't> {
         if nesting > MAX_NESTING {
             return None;
         }
-        let from = u32::try_from(self.at).ok()?;
         self.at += 1;
         let start = self.tape.tokens.len();
-        self.tape.tokens.push(Token::Array {
-            end: 0,
-            from,
-            to: 0,
-        });
+        self.tape.tokens.push(Token::Array { end: 0 });
         self.skip_space();
         if self.peek() == Some(b']') {
             self.at += 1;
@@ -122,11 +117,7 @@ impl<'a, 't> Lexer<'a, 't> {
                 }
             }
         }
-        self.tape.tokens[start] = Token::Array {
-            end: self.end()?,
-            from,
-            to: u32::try_from(self.at).ok()?,
-        };
+        self.tape.tokens[start] = Token::Array { end: self.end()? };
         Some(())
     }
 
@@ -134,14 +125,9 @@ impl<'a, 't> Lexer<'a, 't> {
         if nesting > MAX_NESTING {
             return None;
         }
-        let from = u32::try_from(self.at).ok()?;
         self.at += 1;
         let start = self.tape.tokens.len();
-        self.tape.tokens.push(Token::Object {
-            end: 0,
-            from,
-            to: 0,
-        });
+        self.tape.tokens.push(Token::Object { end: 0 });
         self.skip_space();
         let mut keys = KeyIndex::default();
         if self.peek() == Some(b'}') {
@@ -170,11 +156,7 @@ impl<'a, 't> Lexer<'a, 't> {
         if keys.has_duplicate(self.tape, start) {
             return None;
         }
-        self.tape.tokens[start] = Token::Object {
-            end: self.end()?,
-            from,
-            to: u32::try_from(self.at).ok()?,
-        };
+        self.tape.tokens[start] = Token::Object { end: self.end()? };
         Some(())
     }
 

@@ -79,6 +79,11 @@ pub fn peek_with<'t>(
     key: &str,
     quoted_key: &memchr::memmem::Finder<'_>,
 ) -> Peek<'t> {
+    // The key written first and tight against its string (`{"type":"…`), as serde
+    // writes an internally tagged union: the string is read at once.
+    if let Some(tight) = tight(text, key) {
+        return tight;
+    }
     scan(text, key, quoted_key).unwrap_or(Peek::Unsure)
 }
 
@@ -131,6 +136,26 @@ fn scan<'t>(text: &'t str, key: &str, quoted_key: &memchr::memmem::Finder<'_>) -
         }
     }
     None
+}
+
+/// The plain string of `key` when the text starts with `{`, `key` in quotes, a colon
+/// and that string, with no white space between them.
+#[inline]
+fn tight<'t>(text: &'t str, key: &str) -> Option<Peek<'t>> {
+    let bytes = text.as_bytes();
+    // A first key that is another one mostly differs in its first letter.
+    if bytes.get(2) != key.as_bytes().first() || bytes.get(..2)? != b"{\"" {
+        return None;
+    }
+    let after = 2 + key.len();
+    if bytes.get(after..after + 3)? != b"\":\"" || !same(text.get(2..after)?, key) {
+        return None;
+    }
+    let end = quote_or_backslash(bytes, after + 3)?;
+    if bytes[end] != b'"' {
+        return None;
+    }
+    text.get(after + 3..end).map(Peek::String)
 }
 
 /// The 1-based line and character column of byte `offset` in `text`.
@@ -526,6 +551,30 @@ mod tests {
             let long = format!("{without}{padding}");
             assert_eq!(peek(&long, "type"), Peek::Absent, "{without}");
         }
+    }
+
+    #[test]
+    fn a_tight_first_key_reads_as_the_member_by_member_scan_does() {
+        // A space after `{` turns the tight reading off; the answer must not change.
+        for text in [
+            r#"{"type":"x","a":1}"#,
+            r#"{"type":"","a":1}"#,
+            r#"{"type":"a\"b"}"#,
+            r#"{"type":"\u0041"}"#,
+            r#"{"type":5}"#,
+            r#"{"type":"x"#,
+            r#"{"type":"#,
+            r#"{"type""#,
+            r#"{"types":"x","type":"y"}"#,
+            r#"{"typ":"x","type":"y"}"#,
+            r#"{"type":"x","type":"y"}"#,
+            r#"{"type":"ünï","b":[1]}"#,
+        ] {
+            let spaced = format!("{{ {}", &text[1..]);
+            assert_eq!(peek(text, "type"), peek(&spaced, "type"), "{text}");
+        }
+        assert_eq!(peek(r#"{"type":"x","a":1}"#, "type"), Peek::String("x"));
+        assert_eq!(peek(r#"{"type":"ünï"}"#, "type"), Peek::String("ünï"));
     }
 
     #[test]

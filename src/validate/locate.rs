@@ -115,15 +115,7 @@ fn scan<'t>(text: &'t str, key: &str, quoted_key: &memchr::memmem::Finder<'_>) -
         }
         pos = skip_ws(bytes, pos + 1);
         if same(raw, key) {
-            if bytes.get(pos) != Some(&b'"') {
-                return None;
-            }
-            // A plain string ends at its first quote; one with an escape is not read.
-            let end = quote_or_backslash(bytes, pos + 1)?;
-            if bytes[end] != b'"' {
-                return None;
-            }
-            return text.get(pos + 1..end).map(Peek::String);
+            return plain_string(text, pos);
         }
         if matches!(bytes.get(pos), Some(b'{' | b'[')) && quoted_key.find(&bytes[pos..]).is_none() {
             return Some(Peek::Absent);
@@ -148,14 +140,25 @@ fn tight<'t>(text: &'t str, key: &str) -> Option<Peek<'t>> {
         return None;
     }
     let after = 2 + key.len();
-    if bytes.get(after..after + 3)? != b"\":\"" || !same(text.get(2..after)?, key) {
+    if bytes.get(after..after + 2)? != b"\":" || !same(text.get(2..after)?, key) {
         return None;
     }
-    let end = quote_or_backslash(bytes, after + 3)?;
+    plain_string(text, after + 2)
+}
+
+/// The string starting at `pos`, when it is a plain one: a plain string ends at its
+/// first quote; one with an escape is not read (`None`, as for anything else at `pos`).
+#[inline(always)]
+fn plain_string(text: &str, pos: usize) -> Option<Peek<'_>> {
+    let bytes = text.as_bytes();
+    if bytes.get(pos) != Some(&b'"') {
+        return None;
+    }
+    let end = quote_or_backslash(bytes, pos + 1)?;
     if bytes[end] != b'"' {
         return None;
     }
-    text.get(after + 3..end).map(Peek::String)
+    text.get(pos + 1..end).map(Peek::String)
 }
 
 /// The 1-based line and character column of byte `offset` in `text`.

@@ -243,6 +243,13 @@ pub fn run(
         validator: &validator,
         root,
     });
+    // The roots a message is judged against, for the note on an unknown tag (a reply is
+    // judged against its request's reply type, which the report names).
+    let roots: Vec<&str> = match (&reply, &args.root) {
+        (Some(_), _) => Vec::new(),
+        (None, Some(root)) => vec![root.as_str()],
+        (None, None) => validator.root_names().collect(),
+    };
     let check: &dyn Check = match (&reply, &root_check) {
         (Some(reply), _) => reply,
         (None, Some(root)) => root,
@@ -296,7 +303,7 @@ pub fn run(
             progress.update(&name, size, message, count);
             if message.report.outcome != super::report::Outcome::Valid && write_failed.is_none() {
                 progress.clear();
-                if let Err(err) = output::message(&mut out, args.format, &name, message) {
+                if let Err(err) = output::message(&mut out, args.format, &name, &roots, message) {
                     write_failed = Some(err);
                 }
             }

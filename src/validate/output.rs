@@ -27,11 +27,13 @@ pub enum Format {
     Json,
 }
 
-/// Writes the lines for one message (nothing for a valid one).
+/// Writes the lines for one message (nothing for a valid one). `roots`: the names of
+/// the roots every message was judged against (an unknown tag is one none of them knows).
 pub fn message(
     out: &mut dyn Write,
     format: Format,
     file: &str,
+    roots: &[&str],
     message: &Message,
 ) -> io::Result<()> {
     let report = &message.report;
@@ -39,7 +41,7 @@ pub fn message(
         return Ok(());
     }
     match format {
-        Format::Human => human(out, file, message.line, report),
+        Format::Human => human(out, file, roots, message.line, report),
         Format::Json => {
             let record = json!({
                 "file": file,
@@ -54,7 +56,13 @@ pub fn message(
     }
 }
 
-fn human(out: &mut dyn Write, file: &str, line: u64, report: &Report) -> io::Result<()> {
+fn human(
+    out: &mut dyn Write,
+    file: &str,
+    roots: &[&str],
+    line: u64,
+    report: &Report,
+) -> io::Result<()> {
     // Tags, keys (in pointers) and messages come from the input: one line each.
     let file = &*escape_controls(file);
     let prefix = |out: &mut dyn Write, line: u64, column: u64| -> io::Result<()> {
@@ -68,7 +76,8 @@ fn human(out: &mut dyn Write, file: &str, line: u64, report: &Report) -> io::Res
     if report.outcome == Outcome::Unknown {
         write!(out, "{LOCATION}{file}:{line}:1:{LOCATION:#} ")?;
         let name = escape_controls(report.message_type.as_deref().unwrap_or("?"));
-        let root = escape_controls(report.root.as_deref().unwrap_or("the protocol"));
+        let owners = tag_owners(roots, report.root.as_deref());
+        let root = escape_controls(&owners);
         return writeln!(
             out,
             "{TYPE}{name}{TYPE:#}: {NOTE}note: unknown type{NOTE:#}, not a tag of {root} (rule R4: not an error)"
@@ -80,6 +89,19 @@ fn human(out: &mut dyn Write, file: &str, line: u64, report: &Report) -> io::Res
         pointer_and_message(out, violation)?;
     }
     Ok(())
+}
+
+/// Whose tag a message's unknown tag is not: every root asked (an unknown verdict means
+/// no root asked knows the tag), or the report's root when it is not among them.
+fn tag_owners(roots: &[&str], root: Option<&str>) -> String {
+    match (roots, root) {
+        ([_, .., last], Some(root)) if roots.contains(&root) => {
+            format!("{} or {last}", roots[..roots.len() - 1].join(", "))
+        }
+        (_, Some(root)) => root.to_owned(),
+        ([only], None) => (*only).to_owned(),
+        _ => "the protocol".to_owned(),
+    }
 }
 
 fn pointer_and_message(out: &mut dyn Write, violation: &Violation) -> io::Result<()> {

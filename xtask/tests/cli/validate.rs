@@ -290,6 +290,34 @@ fn root_restricts_the_judgement_to_one_root() {
     );
 }
 
+#[test]
+fn an_unknown_tag_is_named_as_not_a_tag_of_any_root_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.jsonl"), "{\"type\":\"nope\"}\n").unwrap();
+    let note = |args: &[&str]| {
+        let out = symgen(args, dir.path());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out).lines().next().unwrap_or_default().to_owned()
+    };
+    // P4 has two roots, both tagged on `type`; neither knows `nope`.
+    assert_eq!(
+        note(&["validate", "-p", "P4", "s.jsonl"]),
+        "s.jsonl:1:1: nope: note: unknown type, not a tag of ServerToWorker or WorkerToServer \
+         (rule R4: not an error)"
+    );
+    assert_eq!(
+        note(&[
+            "validate",
+            "-p",
+            "P4",
+            "--root",
+            "WorkerToServer",
+            "s.jsonl"
+        ]),
+        "s.jsonl:1:1: nope: note: unknown type, not a tag of WorkerToServer (rule R4: not an error)"
+    );
+}
+
 /// A schema that is a bag of definitions (its root asserts nothing), one of them a
 /// union of requests tagged on `method`: real schemas often look like this.
 const BAG: &str = r##"{

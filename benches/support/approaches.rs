@@ -17,6 +17,7 @@ use symgen_protocols::worker_sideband::{ServerToWorker, WorkerToServer};
 use symgen::validate::{Outcome, Validator};
 
 use super::corpus::Corpus;
+use super::faults;
 
 /// One approach: a short key (for `--count`), a label for the table.
 pub struct Approach {
@@ -35,6 +36,10 @@ pub const APPROACHES: &[Approach] = &[
     Approach {
         key: "ignored",
         label: "syntax only (IgnoredAny)",
+    },
+    Approach {
+        key: "sonic",
+        label: "parse to sonic_rs::Value (SIMD)",
     },
     Approach {
         key: "typed",
@@ -63,7 +68,12 @@ pub const APPROACHES: &[Approach] = &[
 ];
 
 /// Approaches for `--count` only (instruction counts), not in the timed table.
-pub const COUNT_ONLY: &[&str] = &["symgen-rejected"];
+pub const COUNT_ONLY: &[&str] = &[
+    "symgen-rejected",
+    "symgen-rejected-missing",
+    "symgen-rejected-value",
+    "symgen-rejected-syntax",
+];
 
 /// The key of the approach the "vs jsonschema" ratio divides by.
 pub const JSONSCHEMA: &str = "jsonschema";
@@ -81,6 +91,13 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
         "ignored" => Ok(Box::new(move || {
             count(&texts, |text| {
                 serde_json::from_str::<IgnoredAny>(text).is_ok()
+            })
+        })),
+        // The floor where a tree is needed: sonic-rs parses with SIMD into its own
+        // arena-backed `Value`.
+        "sonic" => Ok(Box::new(move || {
+            count(&texts, |text| {
+                sonic_rs::from_str::<sonic_rs::Value>(text).is_ok()
             })
         })),
         "typed" => {
@@ -156,19 +173,16 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
                     .count()
             }))
         }
-        // Not in the table (it would not accept the corpus): each message with one
-        // fault, a string value below the top level turned into a number, for
-        // `--count symgen-rejected` (benches/instructions.sh). Counts the rejections.
-        "symgen-rejected" => {
+        // Not in the table (they would not accept the corpus): each message with one
+        // fault of one kind (see `faults`), for `--count symgen-rejected*`
+        // (benches/instructions.sh). Counts the rejections.
+        key if faults::Kind::of(key).is_some() => {
             let validator = Validator::for_protocol(
                 &symgen_protocols::find(corpus.protocol).ok_or("unknown protocol")?,
             )
             .map_err(|e| e.to_string())?;
-            let faulty: Vec<String> = corpus
-                .messages
-                .iter()
-                .map(|m| with_one_fault(&m.text))
-                .collect();
+            let kind = faults::Kind::of(key).unwrap_or(faults::Kind::Type);
+            let faulty = faults::corpus(corpus, &validator, kind)?;
             Ok(Box::new(move || {
                 faulty
                     .iter()
@@ -268,22 +282,4 @@ pub fn typed_decoder(root: &str) -> Option<fn(&str) -> bool> {
         "PortFile" => decode::<PortFile>,
         _ => return None,
     })
-}
-
-/// `text` with its first string value below the top level replaced by the number 7.
-fn with_one_fault(text: &str) -> String {
-    fn first_string(value: &mut Value, depth: usize) -> bool {
-        match value {
-            Value::String(_) if depth >= 2 => {
-                *value = Value::from(7);
-                true
-            }
-            Value::Object(map) => map.values_mut().any(|v| first_string(v, depth + 1)),
-            Value::Array(items) => items.iter_mut().any(|v| first_string(v, depth + 1)),
-            _ => false,
-        }
-    }
-    let mut value: Value = serde_json::from_str(text).expect("corpus messages are JSON");
-    first_string(&mut value, 0);
-    value.to_string()
 }

@@ -6,6 +6,7 @@ pub mod approaches;
 pub mod corpus;
 pub mod corpus_bus;
 pub mod corpus_other;
+pub mod faults;
 pub mod node;
 pub mod synthetic_schema;
 pub mod values;

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use jsonschema::Validator as Engine;
+
+use super::narrow::{Narrow, Route};
 use serde_json::{Map, Value};
 
 use super::checks::{Checks, Verdict};
@@ -63,6 +65,9 @@ pub struct CompiledRoot {
     open: bool,
     /// Built from [`faults::visible`] of `source` when a message with faults comes.
     visible: OnceLock<Option<Engine>>,
+    /// The root split into its union's alternatives, to explain a rejected message by
+    /// the alternative its tag selects (`None`: not such a union).
+    narrow: Option<Narrow>,
 }
 
 impl CompiledRoot {
@@ -72,7 +77,7 @@ impl CompiledRoot {
         union: Option<Discriminator>,
         content_key: Option<String>,
         source: Value,
-        pointer: String,
+        (document, pointer): (&Value, String),
     ) -> Self {
         let known_strings = union
             .iter()
@@ -87,6 +92,7 @@ impl CompiledRoot {
             union,
             content_key,
             source,
+            narrow: Narrow::new(document, &pointer),
             pointer,
             known_strings,
             visible: OnceLock::new(),
@@ -272,7 +278,7 @@ impl CompiledSchema {
                 union_of(&document, &document),
                 None,
                 document.clone(),
-                String::new(),
+                (&document, String::new()),
             ));
         } else {
             for name in declared {
@@ -294,7 +300,7 @@ impl CompiledSchema {
                     union_of(&document, node),
                     content_key,
                     source,
-                    pointer,
+                    (&document, pointer),
                 ));
             }
         }
@@ -337,7 +343,7 @@ impl CompiledSchema {
             union,
             content_key,
             source,
-            pointer,
+            (&self.document, pointer),
         ));
         self.checks = OnceLock::new();
         Ok(self.roots.len() - 1)
@@ -537,9 +543,70 @@ impl CompiledSchema {
         self.roots[index].engine.is_valid(value)
     }
 
+    /// Every violation of `value` against root `index`. A message of a tagged union is
+    /// explained by the rest of the root and what its tag decides (see [`Narrow`]), not
+    /// by the whole union, where that gives the same violations.
     fn raw_violations(&self, index: usize, value: &Value) -> Vec<Violation> {
-        Explainer::new(&self.document, value)
-            .explain_at_most(self.roots[index].engine.iter_errors(value), self.max_errors)
+        let root = &self.roots[index];
+        let explainer = Explainer::new(&self.document, value);
+        if let Some(violations) = root
+            .narrow
+            .as_ref()
+            .and_then(|narrow| self.narrowed(narrow, &explainer, value))
+            .filter(|violations| !violations.is_empty())
+        {
+            return violations;
+        }
+        explainer.explain_at_most(root.engine.iter_errors(value), self.max_errors)
+    }
+
+    /// Root `index`'s violations of `value` as [`Self::raw_violations`] finds them, and
+    /// as the whole root's errors give them (for the tests that hold the two equal).
+    pub fn explanations(&self, index: usize, value: &Value) -> (Vec<Violation>, Vec<Violation>) {
+        let whole = Explainer::new(&self.document, value)
+            .explain_at_most(self.roots[index].engine.iter_errors(value), self.max_errors);
+        (self.raw_violations(index, value), whole)
+    }
+
+    /// [`Self::raw_violations`] through `narrow`; `None` when it cannot tell.
+    fn narrowed(
+        &self,
+        narrow: &Narrow,
+        explainer: &Explainer<'_>,
+        value: &Value,
+    ) -> Option<Vec<Violation>> {
+        let route = narrow.route(value);
+        if route == Route::Whole {
+            return None;
+        }
+        let rest = narrow.rest(&self.document, &self.options)?;
+        match route {
+            Route::Branch(index) => {
+                let branch = narrow.branch(&self.document, &self.options, index)?;
+                // The alternative's errors only when it has any: asking costs less
+                // than walking a valid alternative for errors.
+                let errors = rest.iter_errors(value).chain(
+                    (!branch.is_valid(value))
+                        .then(|| branch.iter_errors(value))
+                        .into_iter()
+                        .flatten(),
+                );
+                Some(explainer.explain_at_most(errors, self.max_errors))
+            }
+            _ => {
+                let mut violations =
+                    explainer.explain_at_most(rest.iter_errors(value), self.max_errors);
+                let fault = explainer.tag_fault(&narrow.union, "", value)?;
+                if violations.len() < self.max_errors
+                    && !violations
+                        .iter()
+                        .any(|v| v.kind == fault.kind && v.pointer == fault.pointer)
+                {
+                    violations.push(fault);
+                }
+                Some(violations)
+            }
+        }
     }
 
     /// The schema of the reply to requests tagged `request_tag` (`x-symgen-reply` of the

@@ -150,24 +150,26 @@ impl<'a> Explainer<'a> {
             }
             ValidationErrorKind::Enum { options } => {
                 let expected = one_of(options.as_array().map_or(&[][..], Vec::as_slice));
+                let found = abbreviate(instance);
                 out.push(
                     Violation::new(
                         ViolationKind::UnknownEnumValue,
                         at,
-                        format!("must be {expected}; found {}", abbreviate(instance)),
+                        format!("must be {expected}; found {found}"),
                     )
-                    .expected_found(expected, abbreviate(instance)),
+                    .expected_found(expected, found),
                 );
             }
             ValidationErrorKind::Constant { expected_value } => {
                 let expected = abbreviate(expected_value);
+                let found = abbreviate(instance);
                 out.push(
                     Violation::new(
                         ViolationKind::WrongConst,
                         at,
-                        format!("must be {expected}; found {}", abbreviate(instance)),
+                        format!("must be {expected}; found {found}"),
                     )
-                    .expected_found(expected, abbreviate(instance)),
+                    .expected_found(expected, found),
                 );
             }
             ValidationErrorKind::Minimum { limit } => out.push(range(&at, ">=", limit, instance)),
@@ -352,58 +354,68 @@ impl<'a> Explainer<'a> {
         context: &[Vec<ValidationError<'static>>],
         out: &mut Vec<Violation>,
     ) {
-        let pointer = child(at, &d.key);
-        let tags = || d.known_tags().cloned().collect::<Vec<_>>();
-        match instance.get(&d.key) {
-            _ if !instance.is_object() => out.push(wrong_type(at, "object", instance)),
-            None => out.push(
-                Violation::new(
-                    ViolationKind::MissingRequired,
-                    pointer,
-                    format!("required key `{}` is missing", d.key),
-                )
-                .expected_found(one_of(&tags()), "absent"),
-            ),
-            Some(Value::Null) => out.push(
-                Violation::new(
-                    ViolationKind::MissingRequired,
-                    pointer,
-                    format!("required key `{}` is null (null means absent)", d.key),
-                )
-                .expected_found(one_of(&tags()), "null"),
-            ),
-            Some(tag) if d.known_tags().any(|t| same_type(t, tag)) => match d.select(tag) {
-                Some(index) => {
-                    for inner in &context[index] {
-                        self.one(inner, out);
-                    }
+        match self.tag_fault(d, at, instance) {
+            Some(violation) => out.push(violation),
+            None => {
+                let selected = instance.get(&d.key).and_then(|tag| d.select(tag));
+                for inner in selected
+                    .and_then(|index| context.get(index))
+                    .into_iter()
+                    .flatten()
+                {
+                    self.one(inner, out);
                 }
-                None => {
-                    let expected = one_of(&tags());
-                    let kind = if d.known_count() > 1 {
-                        ViolationKind::UnknownEnumValue
-                    } else {
-                        ViolationKind::WrongConst
-                    };
-                    out.push(
-                        Violation::new(
-                            kind,
-                            pointer,
-                            format!(
-                                "unknown `{}` {}: must be {expected}",
-                                d.key,
-                                abbreviate(tag)
-                            ),
-                        )
-                        .expected_found(expected, abbreviate(tag)),
-                    )
-                }
-            },
-            Some(other) => {
-                let expected = d.known_tags().next().map_or("string", |t| json_type(t));
-                out.push(wrong_type(&pointer, expected, other))
             }
         }
+    }
+
+    /// What is wrong with the tag of `instance`, a message of the union tagged as `d`
+    /// says, at `at`: not an object, no tag, a `null` tag, a tag of the wrong type or
+    /// one no alternative knows. `None` when the tag selects an alternative: its errors
+    /// are then what is wrong.
+    pub fn tag_fault(&self, d: &Discriminator, at: &str, instance: &Value) -> Option<Violation> {
+        let pointer = child(at, &d.key);
+        let tags = || d.known_tags().cloned().collect::<Vec<_>>();
+        Some(match instance.get(&d.key) {
+            _ if !instance.is_object() => wrong_type(at, "object", instance),
+            None => Violation::new(
+                ViolationKind::MissingRequired,
+                pointer,
+                format!("required key `{}` is missing", d.key),
+            )
+            .expected_found(one_of(&tags()), "absent"),
+            Some(Value::Null) => Violation::new(
+                ViolationKind::MissingRequired,
+                pointer,
+                format!("required key `{}` is null (null means absent)", d.key),
+            )
+            .expected_found(one_of(&tags()), "null"),
+            Some(tag) if d.known_tags().any(|t| same_type(t, tag)) => {
+                if d.select(tag).is_some() {
+                    return None;
+                }
+                let expected = one_of(&tags());
+                let kind = if d.known_count() > 1 {
+                    ViolationKind::UnknownEnumValue
+                } else {
+                    ViolationKind::WrongConst
+                };
+                Violation::new(
+                    kind,
+                    pointer,
+                    format!(
+                        "unknown `{}` {}: must be {expected}",
+                        d.key,
+                        abbreviate(tag)
+                    ),
+                )
+                .expected_found(expected, abbreviate(tag))
+            }
+            Some(other) => {
+                let expected = d.known_tags().next().map_or("string", |t| json_type(t));
+                wrong_type(&pointer, expected, other)
+            }
+        })
     }
 
     fn several_matched(&self, error: &ValidationError<'_>, at: &str) -> Violation {
@@ -643,19 +655,44 @@ fn article(type_name: &str) -> &'static str {
 
 /// `"a"`, `"a" or "b"`, `one of "a", "b", "c"`.
 fn one_of(values: &[Value]) -> String {
-    let shown: Vec<String> = values.iter().map(abbreviate).collect();
-    match shown.as_slice() {
-        [] => "nothing".to_owned(),
-        [one] => one.clone(),
-        [a, b] => format!("{a} or {b}"),
-        many => format!("one of {}", many.join(", ")),
+    let mut out = String::new();
+    match values {
+        [] => out.push_str("nothing"),
+        [one] => out = abbreviate(one),
+        [a, b] => {
+            out.push_str(&abbreviate(a));
+            out.push_str(" or ");
+            out.push_str(&abbreviate(b));
+        }
+        many => {
+            out.push_str("one of ");
+            for (i, value) in many.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&abbreviate(value));
+            }
+        }
     }
+    out
 }
 
 /// A value as JSON, cut to about 60 characters, with its type for containers.
 pub fn abbreviate(value: &Value) -> String {
     use std::fmt::Write;
     const LIMIT: usize = 60;
+    // A short string with nothing to escape is its text in quotes (most enum values
+    // and tags): no serializer needed.
+    if let Value::String(text) = value
+        && text.len() + 2 <= LIMIT
+        && !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
+    {
+        let mut out = String::with_capacity(text.len() + 2);
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+        return out;
+    }
     let prefix = match value {
         Value::Object(_) => "object ",
         Value::Array(_) => "array ",

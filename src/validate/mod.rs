@@ -48,6 +48,7 @@ mod explain;
 mod faults;
 mod few;
 pub(crate) mod locate;
+mod narrow;
 mod output;
 mod report;
 mod retrieve;

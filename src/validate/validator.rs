@@ -71,16 +71,18 @@ fn routes(schema: &CompiledSchema) -> Vec<Option<Route>> {
         .collect()
 }
 
-/// How one root judged a message.
+/// How one root judged a message. A rejection is explained only when the report needs
+/// it (see [`Validator::combine`]).
 enum RootVerdict {
     Accepted {
         outcome: Outcome,
         tag: Option<Name>,
     },
     Rejected {
-        violations: Vec<Violation>,
         knows_tag: bool,
         tag: Option<Name>,
+        /// serde's error, when serde rejected the message.
+        serde: Option<serde_json::Error>,
     },
 }
 
@@ -300,6 +302,21 @@ impl Validator {
     pub fn checks_verdict(&self, root: &str, text: &str) -> Option<bool> {
         self.schema
             .checks_verdict(self.schema.root_index(root)?, text)
+    }
+
+    /// The violations of `value` against the root called `root` as a rejected message
+    /// is explained (a tagged union by what its tag decides), and as the whole root's
+    /// errors give them: for the tests that hold the two equal.
+    #[doc(hidden)]
+    pub fn explanations(
+        &self,
+        root: &str,
+        value: &Value,
+    ) -> Option<(Vec<Violation>, Vec<Violation>)> {
+        Some(
+            self.schema
+                .explanations(self.schema.root_index(root)?, value),
+        )
     }
 
     /// Decodes `text` as the Rust message type `T` (e.g. `IpcMessage`), or returns the
@@ -558,40 +575,47 @@ impl Validator {
                     },
                     tag: accepted.tag,
                 },
-                Some(Err(message)) => {
-                    let mut violations = self.schema.violations(index, value);
-                    if violations.is_empty() {
-                        violations.push(self.serde_fallback(index, text, &message.to_string()));
-                    }
-                    RootVerdict::Rejected {
-                        violations,
-                        knows_tag: root.knows_tag(member),
-                        tag,
-                    }
-                }
-                None => {
-                    let violations = self.schema.violations(index, value);
-                    if violations.is_empty() {
-                        RootVerdict::Accepted {
-                            outcome: if root.takes_as_unknown(value) {
-                                Outcome::Unknown
-                            } else {
-                                Outcome::Valid
-                            },
-                            tag,
-                        }
+                Some(Err(error)) => RootVerdict::Rejected {
+                    knows_tag: root.knows_tag(member),
+                    tag,
+                    serde: Some(error),
+                },
+                None if self.schema.accepts(index, value) => RootVerdict::Accepted {
+                    outcome: if root.takes_as_unknown(value) {
+                        Outcome::Unknown
                     } else {
-                        RootVerdict::Rejected {
-                            violations,
-                            knows_tag: root.knows_tag(member),
-                            tag,
-                        }
-                    }
-                }
+                        Outcome::Valid
+                    },
+                    tag,
+                },
+                None => RootVerdict::Rejected {
+                    knows_tag: root.knows_tag(member),
+                    tag,
+                    serde: None,
+                },
             };
             verdicts.push((index, verdict));
         }
-        self.combine(verdicts)
+        self.combine(verdicts, value, text)
+    }
+
+    /// Why root `index` rejects `value`: the schema's violations, or serde's own error
+    /// when the schema finds nothing wrong.
+    fn explain(
+        &self,
+        index: usize,
+        value: &Value,
+        serde: Option<&serde_json::Error>,
+        text: Option<&str>,
+    ) -> Vec<Violation> {
+        let mut violations = self.schema.violations(index, value);
+        if violations.is_empty() {
+            violations.push(match serde {
+                Some(error) => self.serde_fallback(index, text, &error.to_string()),
+                None => Violation::new(ViolationKind::Constraint, "", "rejected by the schema"),
+            });
+        }
+        violations
     }
 
     /// The schema-only valid path: the first root whose schema accepts `value` as a
@@ -612,9 +636,14 @@ impl Validator {
     /// One verdict from every root's: valid if any root accepts the message as known;
     /// else invalid if a root that knows its tag rejects it; else unknown if a root
     /// takes it as an unknown tag; else invalid as judged by the root it fits best
-    /// (see [`fit`]).
-    fn combine(&self, verdicts: Vec<(usize, RootVerdict)>) -> Report {
-        let accepted = |wanted: Outcome| {
+    /// (see [`fit`]). Only the rejections that can be reported are explained.
+    fn combine(
+        &self,
+        verdicts: Vec<(usize, RootVerdict)>,
+        value: &Value,
+        text: Option<&str>,
+    ) -> Report {
+        let accepted = |verdicts: &[(usize, RootVerdict)], wanted: Outcome| {
             verdicts.iter().find_map(|(index, v)| match v {
                 RootVerdict::Accepted { outcome, tag } if *outcome == wanted => Some(
                     Report::accepted(wanted, self.root_name(*index), tag.clone()),
@@ -622,47 +651,45 @@ impl Validator {
                 _ => None,
             })
         };
-        if let Some(report) = accepted(Outcome::Valid) {
+        if let Some(report) = accepted(&verdicts, Outcome::Valid) {
             return report;
         }
-        // The root that rejected the message best, by position (its violations are then
-        // moved into the report, not copied).
+        // The rejections that count (those of roots that know the tag, or all), each
+        // explained, and the one that rejects the message best by position.
         let rejected = |need_tag: bool| {
-            verdicts
-                .iter()
-                .enumerate()
-                .filter_map(|(at, (_, v))| match v {
-                    RootVerdict::Rejected {
-                        violations,
-                        knows_tag,
-                        ..
-                    } if *knows_tag || !need_tag => Some((at, fit(violations))),
-                    _ => None,
-                })
-                .min_by_key(|&(_, fit)| fit)
-                .map(|(at, _)| at)
-        };
-        let report =
-            |mut verdicts: Vec<(usize, RootVerdict)>, at: usize| match verdicts.swap_remove(at) {
-                (
-                    index,
-                    RootVerdict::Rejected {
-                        violations, tag, ..
-                    },
-                ) => Report::invalid(self.root_name(index), tag, violations),
-                (index, RootVerdict::Accepted { outcome, tag }) => {
-                    Report::accepted(outcome, self.root_name(index), tag)
+            let mut best: Option<((usize, usize), Report)> = None;
+            for (index, verdict) in &verdicts {
+                let RootVerdict::Rejected {
+                    knows_tag,
+                    tag,
+                    serde,
+                } = verdict
+                else {
+                    continue;
+                };
+                if need_tag && !*knows_tag {
+                    continue;
                 }
-            };
-        if let Some(at) = rejected(true) {
-            return report(verdicts, at);
-        }
-        if let Some(report) = accepted(Outcome::Unknown) {
+                let violations = self.explain(*index, value, serde.as_ref(), text);
+                let fit = fit(&violations);
+                if best.as_ref().is_none_or(|(least, _)| fit < *least) {
+                    let tag = tag.as_ref().map(copied);
+                    best = Some((
+                        fit,
+                        Report::invalid(self.root_name(*index), tag, violations),
+                    ));
+                }
+            }
+            best.map(|(_, report)| report)
+        };
+        if let Some(report) = rejected(true) {
             return report;
         }
-        match rejected(false) {
-            Some(at) => report(verdicts, at),
-            None => Report::invalid(
+        if let Some(report) = accepted(&verdicts, Outcome::Unknown) {
+            return report;
+        }
+        rejected(false).unwrap_or_else(|| {
+            Report::invalid(
                 None,
                 None,
                 vec![Violation::new(
@@ -670,8 +697,8 @@ impl Validator {
                     "",
                     "the schema has no root to validate against",
                 )],
-            ),
-        }
+            )
+        })
     }
 
     /// The violation for a message serde rejects while the schema walk finds nothing

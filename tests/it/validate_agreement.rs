@@ -44,6 +44,8 @@ struct Seen {
     unknown: AtomicUsize,
     /// Messages the compiled checks of the schema judged on their own.
     checked: AtomicUsize,
+    /// Rejected messages explained both ways, per root.
+    explained: AtomicUsize,
 }
 
 impl Seen {
@@ -80,6 +82,22 @@ fn agree(
             serde,
             text
         );
+    }
+    // A rejected message is explained root by root by what its tag decides, not by the
+    // whole union: the same violations, in the same order, as the whole root's errors.
+    if serde == Outcome::Invalid {
+        for other in protocol.roots().iter().map(|r| r.name()) {
+            let (narrowed, whole) = validator.explanations(other, message).unwrap();
+            seen.explained.fetch_add(1, Ordering::Relaxed);
+            prop_assert_eq!(
+                &narrowed,
+                &whole,
+                "{} {}: explained by the tag, and by the whole root\n{}",
+                protocol.id(),
+                other,
+                text
+            );
+        }
     }
     prop_assert_eq!(
         report.outcome,
@@ -146,9 +164,14 @@ fn run_protocol(id: &str, mutated: bool) {
         seen.unknown.load(Ordering::Relaxed),
     );
     let checked = seen.checked.load(Ordering::Relaxed);
+    let explained = seen.explained.load(Ordering::Relaxed);
     eprintln!(
-        "{id} ({}): {valid} valid, {invalid} invalid, {unknown} unknown; {checked} judged by the compiled checks",
+        "{id} ({}): {valid} valid, {invalid} invalid, {unknown} unknown; {checked} judged by the compiled checks; {explained} explanations compared",
         if mutated { "mutated" } else { "generated" }
+    );
+    assert!(
+        !mutated || explained >= invalid,
+        "{id}: only {explained} explanations compared"
     );
     // The checks must judge most messages themselves (the rest hold a value they leave
     // to the schema walk: an integral float where a Rust integer is, a duplicate key).

@@ -1,0 +1,282 @@
+//! Explaining a rejected message of a tagged union by walking only what its tag decides.
+//!
+//! The general engine checks a failed `oneOf`/`anyOf` against every alternative and
+//! keeps every alternative's errors, each with its own copy of the instance; the
+//! explainer then reports only the alternative the tag selects, or only what is wrong
+//! with the tag ([`super::explain`]). For a union of 25 alternatives that costs 100
+//! times a valid message, and a message judged against several roots pays it per root.
+//!
+//! Here a root that is a tagged union is split once into its alternatives and the rest
+//! of its node (its `type`, `properties`, `required`, … without the union), each
+//! compiled on first need. Where the union's verdict is sure to be one alternative's
+//! (every other one pins the tag to other values) the message is explained by the rest
+//! and that alternative; where the union is sure to fail on the tag alone (the tag is
+//! absent and every alternative requires it, or no alternative takes it), by the rest
+//! and the tag's fault. That is what the explainer finds in the whole root's errors.
+
+use std::sync::OnceLock;
+
+use jsonschema::Validator as Engine;
+use serde_json::Value;
+
+use super::compiled::{SchemaOptions, build, rooted_at};
+use super::discriminator::{self, Discriminator};
+use super::few::Few;
+use crate::tags::BranchTag;
+
+/// A root that is a tagged union, split for explaining.
+pub struct Narrow {
+    /// `oneOf` or `anyOf`.
+    keyword: &'static str,
+    /// Where the union's node is in the document (`""`: the document itself).
+    pointer: String,
+    /// The union's tag.
+    pub union: Discriminator,
+    /// The alternative of each known string tag.
+    by_string: Few<String, usize>,
+    /// The open alternative, which takes every tag no other one knows.
+    open: Option<usize>,
+    /// Whether every alternative requires the tag.
+    all_require: bool,
+    /// The root's node without the union, compiled on first need (`None`: it did not
+    /// compile, or nothing is left to check).
+    rest: OnceLock<Option<Engine>>,
+    /// Each alternative, compiled on first need.
+    branches: Vec<OnceLock<Option<Engine>>>,
+}
+
+/// What explains a rejected message of a [`Narrow`] root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// The rest of the root and this alternative.
+    Branch(usize),
+    /// The rest of the root and the tag's fault ([`super::explain::Explainer::tag_fault`]).
+    Tag,
+    /// The whole root: the union's verdict is not sure from the tag.
+    Whole,
+}
+
+impl Narrow {
+    /// The split of the root at `pointer` in `document`, when its node is itself a
+    /// tagged union whose known tags no other alternative takes (an open alternative
+    /// excludes them all with `not: {enum}`), and with nothing that depends on what the
+    /// union evaluates (`unevaluatedProperties`, `unevaluatedItems`).
+    ///
+    /// Only a root under `$defs` (or `definitions`) is split: its parts are compiled as
+    /// a copy of the document's definitions that refers to them
+    /// ([`super::compiled::rooted_at`]).
+    pub fn new(document: &Value, pointer: &str) -> Option<Self> {
+        if !(pointer.starts_with("/$defs/") || pointer.starts_with("/definitions/")) {
+            return None;
+        }
+        let node = document.pointer(pointer)?.as_object()?;
+        if node.contains_key("unevaluatedProperties") || node.contains_key("unevaluatedItems") {
+            return None;
+        }
+        ["oneOf", "anyOf"].into_iter().find_map(|keyword| {
+            let alternatives = node.get(keyword)?.as_array()?;
+            let union = discriminator::discriminator(document, alternatives)?;
+            if union.branches.len() != alternatives.len() {
+                return None;
+            }
+            let resolved: Vec<&Value> = alternatives
+                .iter()
+                .map(|a| discriminator::resolve(document, a))
+                .collect();
+            let open = union.branches.iter().position(|b| *b == BranchTag::Unknown);
+            if open.is_some_and(|index| !excludes_known(&union, resolved[index])) {
+                return None;
+            }
+            let all_require = resolved.iter().all(|a| requires(a, &union.key));
+            let by_string = union
+                .branches
+                .iter()
+                .enumerate()
+                .flat_map(|(index, branch)| {
+                    match branch {
+                        BranchTag::Known(tags) => tags.as_slice(),
+                        BranchTag::Unknown => &[],
+                    }
+                    .iter()
+                    .filter_map(move |tag| Some((tag.as_str()?.to_owned(), index)))
+                })
+                .collect();
+            Some(Self {
+                keyword,
+                pointer: pointer.to_owned(),
+                by_string,
+                open,
+                all_require,
+                union,
+                rest: OnceLock::new(),
+                branches: alternatives.iter().map(|_| OnceLock::new()).collect(),
+            })
+        })
+    }
+
+    /// What explains `value`. Every alternative with known tags pins the tag to its own
+    /// values, so a tag one of them knows fails all the others; a tag none knows fails
+    /// them all, leaving the open alternative (if any) to decide.
+    pub fn route(&self, value: &Value) -> Route {
+        let Some(object) = value.as_object() else {
+            return Route::Whole;
+        };
+        let Some(tag) = object.get(&self.union.key) else {
+            return if self.all_require {
+                Route::Tag
+            } else {
+                Route::Whole
+            };
+        };
+        let known = match tag {
+            Value::String(tag) => self.by_string.get(tag).copied(),
+            _ => self
+                .union
+                .branches
+                .iter()
+                .position(|b| matches!(b, BranchTag::Known(tags) if tags.contains(tag))),
+        };
+        match (known, self.open) {
+            (Some(index), _) => Route::Branch(index),
+            (None, None) => Route::Tag,
+            // The open alternative decides a tag of the known tags' type, as the
+            // explainer reads it; any other tag is left to the whole root.
+            (None, Some(open))
+                if self
+                    .union
+                    .known_tags()
+                    .any(|t| std::mem::discriminant(t) == std::mem::discriminant(tag)) =>
+            {
+                Route::Branch(open)
+            }
+            (None, Some(_)) => Route::Whole,
+        }
+    }
+
+    /// The rest of the root: its node without the union. `None` when it did not
+    /// compile.
+    pub fn rest(&self, document: &Value, options: &SchemaOptions) -> Option<&Engine> {
+        self.rest
+            .get_or_init(|| {
+                let mut copy = document.clone();
+                copy.pointer_mut(&self.pointer)?
+                    .as_object_mut()?
+                    .shift_remove(self.keyword)?;
+                let source = if self.pointer.is_empty() {
+                    copy
+                } else {
+                    rooted_at(&copy, &self.pointer)
+                };
+                build(options, &source).ok()
+            })
+            .as_ref()
+    }
+
+    /// Alternative `index` on its own. `None` when it did not compile.
+    pub fn branch(
+        &self,
+        document: &Value,
+        options: &SchemaOptions,
+        index: usize,
+    ) -> Option<&Engine> {
+        self.branches
+            .get(index)?
+            .get_or_init(|| {
+                let pointer = format!("{}/{}/{index}", self.pointer, self.keyword);
+                build(options, &rooted_at(document, &pointer)).ok()
+            })
+            .as_ref()
+    }
+}
+
+/// Whether `alternative`'s tag property excludes every known tag of `union`
+/// (`not: {enum: [...]}` or `not: {const: ...}`, and nothing else in the `not`).
+fn excludes_known(union: &Discriminator, alternative: &Value) -> bool {
+    let Some(not) = alternative
+        .get("properties")
+        .and_then(|p| p.get(&union.key))
+        .and_then(|p| p.get("not"))
+        .and_then(Value::as_object)
+        .filter(|not| not.len() == 1)
+    else {
+        return false;
+    };
+    let excluded: Vec<&Value> = match (not.get("enum"), not.get("const")) {
+        (Some(Value::Array(values)), _) => values.iter().collect(),
+        (None, Some(value)) => vec![value],
+        _ => return false,
+    };
+    union.known_tags().all(|tag| excluded.contains(&tag))
+}
+
+/// Whether `schema` lists `key` in its own `required`.
+fn requires(schema: &Value, key: &str) -> bool {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|keys| keys.iter().any(|k| k == key))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::validate::compiled::CompiledSchema;
+
+    fn union(open: bool) -> Value {
+        let mut alternatives = vec![
+            json!({"properties": {"kind": {"const": "a"}, "n": {"type": "integer"}}, "required": ["kind", "n"]}),
+            json!({"properties": {"kind": {"const": "b"}, "s": {"enum": ["x", "y"]}}, "required": ["kind"]}),
+        ];
+        if open {
+            alternatives.push(json!({"properties": {"kind": {"type": "string", "not": {"enum": ["a", "b"]}}, "extra": {"type": "boolean"}}, "required": ["kind"]}));
+        }
+        json!({"$defs": {"U": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "oneOf": alternatives}}})
+    }
+
+    #[test]
+    fn a_tag_routes_to_its_alternative_or_to_the_tag_or_to_the_whole_root() {
+        let closed = Narrow::new(&union(false), "/$defs/U").expect("a tagged union");
+        let open = Narrow::new(&union(true), "/$defs/U").expect("an open tagged union");
+        for (value, closed_route, open_route) in [
+            (json!({"kind": "b"}), Route::Branch(1), Route::Branch(1)),
+            (json!({"id": "1"}), Route::Tag, Route::Tag),
+            (json!({"kind": "zzz"}), Route::Tag, Route::Branch(2)),
+            (json!({"kind": null}), Route::Tag, Route::Whole),
+            (json!({"kind": 3}), Route::Tag, Route::Whole),
+            (json!([1]), Route::Whole, Route::Whole),
+        ] {
+            assert_eq!(closed.route(&value), closed_route, "closed: {value}");
+            assert_eq!(open.route(&value), open_route, "open: {value}");
+        }
+        // An open alternative that does not exclude the known tags could take them too.
+        let mut loose = union(true);
+        loose["$defs"]["U"]["oneOf"][2]["properties"]["kind"] = json!({"type": "string"});
+        assert!(Narrow::new(&loose, "/$defs/U").is_none());
+        // The whole document is not split (its parts would not compile on their own).
+        assert!(Narrow::new(&union(false)["$defs"]["U"], "").is_none());
+    }
+
+    #[test]
+    fn explained_by_the_tag_as_by_the_whole_root() {
+        for open in [false, true] {
+            let mut schema = CompiledSchema::compile(union(open), Default::default()).unwrap();
+            let root = schema.add_root("U").unwrap();
+            for value in [
+                json!({"kind": "a", "n": "x"}),
+                json!({"kind": "a", "id": 7}),
+                json!({"kind": "b", "s": "z", "id": "1"}),
+                json!({"id": "1"}),
+                json!({"kind": "zzz", "extra": 1, "id": "1"}),
+                json!({"kind": null, "id": 2}),
+                json!({"kind": 3}),
+                json!([1]),
+            ] {
+                let (narrowed, whole) = schema.explanations(root, &value);
+                assert!(!whole.is_empty(), "{value} is rejected");
+                assert_eq!(narrowed, whole, "open: {open}, {value}");
+            }
+        }
+    }
+}

@@ -238,6 +238,51 @@ pub(super) fn rooted_at(document: &Value, pointer: &str) -> Value {
     Value::Object(copy)
 }
 
+/// The `$id` of the copy [`rooted_anywhere`] wraps a document in.
+const WRAPPER_ID: &str = "urn:symgen:validate:rooted-document";
+
+/// A schema whose root is `$ref: pointer` into `document`, for any pointer. Under
+/// `$defs` (or `definitions`) that is [`rooted_at`]. Elsewhere the document is embedded
+/// whole as a resource of its own (keeping its `$id`, else taking `base`, the URI it
+/// was read from, so its references resolve as in the document) and referred to by
+/// that URI: the embedding's own keywords do not apply to the root.
+pub(super) fn rooted_anywhere(document: &Value, pointer: &str, base: Option<&str>) -> Value {
+    if pointer.starts_with("/$defs/") || pointer.starts_with("/definitions/") {
+        return rooted_at(document, pointer);
+    }
+    let dialect = document.get("$schema").and_then(Value::as_str);
+    let older = dialect.is_some_and(|d| d.contains("draft-06") || d.contains("draft-07"));
+    if dialect.is_some_and(|d| d.contains("draft-04") || d.contains("draft-03")) {
+        return rooted_at(document, pointer);
+    }
+    let id = match document.get("$id").and_then(Value::as_str) {
+        Some(id) => id.trim_end_matches('#').to_owned(),
+        None => base.unwrap_or("urn:symgen:validate:document").to_owned(),
+    };
+    let mut embedded = document.clone();
+    if let Some(object) = embedded.as_object_mut() {
+        object.insert("$id".into(), Value::String(id.clone()));
+    }
+    let mut wrapper = Map::new();
+    if let Some(dialect) = document.get("$schema") {
+        wrapper.insert("$schema".into(), dialect.clone());
+    }
+    wrapper.insert("$id".into(), Value::String(WRAPPER_ID.into()));
+    let reference = Value::String(format!("{id}#{}", crate::uri::fragment(pointer)));
+    if older {
+        // Before 2019-09 a `$ref` hides its siblings, the embedded document among them.
+        wrapper.insert(
+            "definitions".into(),
+            serde_json::json!({ "document": embedded }),
+        );
+        wrapper.insert("allOf".into(), serde_json::json!([{ "$ref": reference }]));
+    } else {
+        wrapper.insert("$defs".into(), serde_json::json!({ "document": embedded }));
+        wrapper.insert("$ref".into(), reference);
+    }
+    Value::Object(wrapper)
+}
+
 /// At most `shown` of `names`, comma-separated, with the count when some are left out.
 pub fn list(names: &[String], shown: usize) -> String {
     if names.len() <= shown {
@@ -336,7 +381,7 @@ impl CompiledSchema {
             .and_then(Value::as_str)
             .map(str::to_owned);
         let union = union_of(&self.document, node);
-        let source = rooted_at(&self.document, &pointer);
+        let source = rooted_anywhere(&self.document, &pointer, self.options.base_uri.as_deref());
         self.roots.push(CompiledRoot::new(
             selector.to_owned(),
             build(&self.options, &source)?,

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use jsonschema::Validator as Engine;
 use serde_json::Value;
 
-use super::compiled::{SchemaOptions, build, rooted_at};
+use super::compiled::{SchemaOptions, build, rooted_anywhere};
 use super::discriminator::{self, Discriminator};
 use super::few::Few;
 use crate::tags::BranchTag;
@@ -61,14 +61,7 @@ impl Narrow {
     /// tagged union whose known tags no other alternative takes (an open alternative
     /// excludes them all with `not: {enum}`), and with nothing that depends on what the
     /// union evaluates (`unevaluatedProperties`, `unevaluatedItems`).
-    ///
-    /// Only a root under `$defs` (or `definitions`) is split: its parts are compiled as
-    /// a copy of the document's definitions that refers to them
-    /// ([`super::compiled::rooted_at`]).
     pub fn new(document: &Value, pointer: &str) -> Option<Self> {
-        if !(pointer.starts_with("/$defs/") || pointer.starts_with("/definitions/")) {
-            return None;
-        }
         let node = document.pointer(pointer)?.as_object()?;
         if node.contains_key("unevaluatedProperties") || node.contains_key("unevaluatedItems") {
             return None;
@@ -165,7 +158,7 @@ impl Narrow {
                 let source = if self.pointer.is_empty() {
                     copy
                 } else {
-                    rooted_at(&copy, &self.pointer)
+                    rooted_anywhere(&copy, &self.pointer, options.base_uri.as_deref())
                 };
                 build(options, &source).ok()
             })
@@ -183,7 +176,11 @@ impl Narrow {
             .get(index)?
             .get_or_init(|| {
                 let pointer = format!("{}/{}/{index}", self.pointer, self.keyword);
-                build(options, &rooted_at(document, &pointer)).ok()
+                build(
+                    options,
+                    &rooted_anywhere(document, &pointer, options.base_uri.as_deref()),
+                )
+                .ok()
             })
             .as_ref()
     }
@@ -254,15 +251,34 @@ mod tests {
         let mut loose = union(true);
         loose["$defs"]["U"]["oneOf"][2]["properties"]["kind"] = json!({"type": "string"});
         assert!(Narrow::new(&loose, "/$defs/U").is_none());
-        // The whole document is not split (its parts would not compile on their own).
-        assert!(Narrow::new(&union(false)["$defs"]["U"], "").is_none());
+        // A whole document that is such a union is split too.
+        assert!(Narrow::new(&union(false)["$defs"]["U"], "").is_some());
     }
 
     #[test]
     fn explained_by_the_tag_as_by_the_whole_root() {
-        for open in [false, true] {
-            let mut schema = CompiledSchema::compile(union(open), Default::default()).unwrap();
-            let root = schema.add_root("U").unwrap();
+        for (open, whole) in [(false, false), (true, false), (false, true), (true, true)] {
+            let (mut schema, root) = if whole {
+                let document = union(open)["$defs"]["U"].clone();
+                (
+                    CompiledSchema::compile(document, Default::default()).unwrap(),
+                    0,
+                )
+            } else {
+                let mut schema = CompiledSchema::compile(union(open), Default::default()).unwrap();
+                let root = schema.add_root("U").unwrap();
+                (schema, root)
+            };
+            // A root anywhere in the document (not under `$defs`) compiles too.
+            let at = if whole {
+                "#/oneOf/0"
+            } else {
+                "#/$defs/U/oneOf/0"
+            };
+            let inner = schema.add_root(at).unwrap();
+            let (missing, _) = schema.explanations(inner, &json!({"kind": "a"}));
+            assert_eq!(missing.len(), 1, "{missing:?}");
+            assert_eq!(missing[0].pointer, "/n");
             for value in [
                 json!({"kind": "a", "n": "x"}),
                 json!({"kind": "a", "id": 7}),
@@ -273,9 +289,12 @@ mod tests {
                 json!({"kind": 3}),
                 json!([1]),
             ] {
-                let (narrowed, whole) = schema.explanations(root, &value);
-                assert!(!whole.is_empty(), "{value} is rejected");
-                assert_eq!(narrowed, whole, "open: {open}, {value}");
+                let (narrowed, whole_root) = schema.explanations(root, &value);
+                assert!(!whole_root.is_empty(), "{value} is rejected");
+                assert_eq!(
+                    narrowed, whole_root,
+                    "open: {open}, whole: {whole}, {value}"
+                );
             }
         }
     }

@@ -439,3 +439,59 @@ fn a_definition_named_with_characters_a_uri_escapes_can_be_the_root() {
         );
     }
 }
+
+#[test]
+fn a_pointer_outside_the_definitions_can_be_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("int.json"), r#"{"type": "integer"}"#).unwrap();
+    let inner = r##"{"type": "object", "required": ["a"],
+        "properties": {"a": {"$ref": "REF"}, "self": {"$ref": "#/properties/inner"}}}"##;
+    let schemas = [
+        // 2020-12, a reference to a sibling file (resolved next to the schema).
+        (
+            "rel.json",
+            format!(
+                r#"{{"properties": {{"inner": {}}}}}"#,
+                inner.replace("REF", "int.json")
+            ),
+        ),
+        // Draft 7 with its own `$id` and `definitions`.
+        (
+            "d7.json",
+            format!(
+                r##"{{"$schema": "http://json-schema.org/draft-07/schema#", "$id": "https://example.com/d7.json",
+                    "properties": {{"inner": {}}}, "definitions": {{"A": {{"type": "integer"}}}}}}"##,
+                inner.replace("REF", "#/definitions/A")
+            ),
+        ),
+    ];
+    std::fs::write(
+        dir.path().join("in.jsonl"),
+        "{\"a\": 1, \"self\": {\"a\": 2}}\n{\"a\": \"x\"}\n{\"self\": {}}\n",
+    )
+    .unwrap();
+    for (file, schema) in schemas {
+        std::fs::write(dir.path().join(file), schema).unwrap();
+        let out = symgen(
+            &[
+                "validate",
+                "--schema",
+                file,
+                "--root",
+                "#/properties/inner",
+                "in.jsonl",
+            ],
+            dir.path(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{file}: {}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            "in.jsonl:2:7: /a: must be an integer; found \"x\"\n\
+             in.jsonl:3:1: /a: required key `a` is missing\n\
+             in.jsonl:3:10: /self/a: required key `a` is missing\n\
+             summary: 3 message(s): 1 valid, 2 invalid, 0 unknown\n  \
+             #/properties/inner: 1 valid, 2 invalid\n",
+            "{file}"
+        );
+    }
+}

@@ -150,6 +150,8 @@ pub struct CompiledSchema {
     pub(crate) rust_integers: bool,
     /// The roots compiled into checks on a message's tape, on first use.
     checks: OnceLock<Option<Checks>>,
+    /// The tags of the document's unions, as the explainer finds them.
+    unions: discriminator::Memo,
 }
 
 /// How many violations a message gets at most, unless set otherwise
@@ -356,6 +358,7 @@ impl CompiledSchema {
             options,
             max_errors: DEFAULT_MAX_ERRORS,
             checks: OnceLock::new(),
+            unions: discriminator::Memo::default(),
         })
     }
 
@@ -593,7 +596,7 @@ impl CompiledSchema {
     /// by the whole union, where that gives the same violations.
     fn raw_violations(&self, index: usize, value: &Value) -> Vec<Violation> {
         let root = &self.roots[index];
-        let explainer = Explainer::new(&self.document, value);
+        let explainer = Explainer::new(&self.document, value).with_unions(&self.unions);
         if let Some(violations) = root
             .narrow
             .as_ref()
@@ -609,6 +612,7 @@ impl CompiledSchema {
     /// as the whole root's errors give them (for the tests that hold the two equal).
     pub fn explanations(&self, index: usize, value: &Value) -> (Vec<Violation>, Vec<Violation>) {
         let whole = Explainer::new(&self.document, value)
+            .with_unions(&self.unions)
             .explain_at_most(self.roots[index].engine.iter_errors(value), self.max_errors);
         (self.raw_violations(index, value), whole)
     }

@@ -1,6 +1,9 @@
 //! The validator's view of a union's tag: the alternatives of a `oneOf`/`anyOf` with
 //! their `$ref`s followed, handed to the shared tag detection ([`crate::tags`]).
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use serde_json::Value;
 
 pub use crate::tags::Discriminator;
@@ -64,6 +67,32 @@ pub fn discriminator(document: &Value, branches: &[Value]) -> Option<Discriminat
     )
 }
 
+/// The discriminators of one document's unions, each found on first need: the
+/// explainer asks for a union's tag message after message, and finding it walks every
+/// alternative. Keyed by where the alternatives are, so the memo must describe a document
+/// that does not change while it is in use ([`super::compiled::CompiledSchema`] owns
+/// both).
+#[derive(Debug, Default)]
+pub struct Memo(Mutex<HashMap<Where, Option<Arc<Discriminator>>>>);
+
+/// Where an array of alternatives is: its address and length.
+type Where = (usize, usize);
+
+impl Memo {
+    /// [`discriminator`] of `branches`, an array of `document`.
+    pub fn get(&self, document: &Value, branches: &[Value]) -> Option<Arc<Discriminator>> {
+        let key = (branches.as_ptr() as usize, branches.len());
+        if let Some(found) = self.0.lock().ok().and_then(|memo| memo.get(&key).cloned()) {
+            return found;
+        }
+        let found = discriminator(document, branches).map(Arc::new);
+        if let Ok(mut memo) = self.0.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
+}
+
 /// A short name for an alternative in messages: its `title`, the name its `$ref`
 /// points to, its `const`, or its `type`.
 pub fn describe(schema: &Value) -> String {
@@ -102,6 +131,30 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn the_memo_finds_each_union_once_and_tells_unions_apart() {
+        let doc = json!({
+            "tagged": [
+                {"properties": {"kind": {"const": "a"}}},
+                {"properties": {"kind": {"const": "b"}}}
+            ],
+            "untagged": [{"type": "string"}, {"type": "number"}]
+        });
+        let tagged = doc["tagged"].as_array().unwrap();
+        let untagged = doc["untagged"].as_array().unwrap();
+        let memo = Memo::default();
+        let first = memo.get(&doc, tagged).unwrap();
+        assert_eq!(Some(&*first), discriminator(&doc, tagged).as_ref());
+        assert!(Arc::ptr_eq(&first, &memo.get(&doc, tagged).unwrap()));
+        assert_eq!(memo.get(&doc, untagged), None);
+        assert_eq!(
+            memo.get(&doc, &tagged[..1]),
+            None,
+            "a shorter array is another union"
+        );
+        assert_eq!(first.key, "kind");
+    }
 
     #[test]
     fn finds_the_tag_of_a_symgen_envelope_with_aliases_and_an_open_case() {

@@ -20,6 +20,8 @@ pub struct Explainer<'a> {
     /// The document's `$id`, read on first need (most messages' errors do not ask).
     base: std::cell::OnceCell<Option<&'a str>>,
     message: &'a Value,
+    /// Where the document's unions' tags are kept from message to message.
+    unions: Option<&'a discriminator::Memo>,
 }
 
 impl<'a> Explainer<'a> {
@@ -30,6 +32,16 @@ impl<'a> Explainer<'a> {
             document,
             base: std::cell::OnceCell::new(),
             message,
+            unions: None,
+        }
+    }
+
+    /// The explainer, finding each union's tag once in `unions` (which must describe
+    /// this explainer's document).
+    pub fn with_unions(self, unions: &'a discriminator::Memo) -> Self {
+        Self {
+            unions: Some(unions),
+            ..self
         }
     }
 
@@ -150,27 +162,16 @@ impl<'a> Explainer<'a> {
             }
             ValidationErrorKind::Enum { options } => {
                 let expected = one_of(options.as_array().map_or(&[][..], Vec::as_slice));
-                let found = abbreviate(instance);
-                out.push(
-                    Violation::new(
-                        ViolationKind::UnknownEnumValue,
-                        at,
-                        format!("must be {expected}; found {found}"),
-                    )
-                    .expected_found(expected, found),
-                );
+                out.push(must_be(
+                    ViolationKind::UnknownEnumValue,
+                    at,
+                    expected,
+                    instance,
+                ));
             }
             ValidationErrorKind::Constant { expected_value } => {
                 let expected = abbreviate(expected_value);
-                let found = abbreviate(instance);
-                out.push(
-                    Violation::new(
-                        ViolationKind::WrongConst,
-                        at,
-                        format!("must be {expected}; found {found}"),
-                    )
-                    .expected_found(expected, found),
-                );
+                out.push(must_be(ViolationKind::WrongConst, at, expected, instance));
             }
             ValidationErrorKind::Minimum { limit } => out.push(range(&at, ">=", limit, instance)),
             ValidationErrorKind::Maximum { limit } => out.push(range(&at, "<=", limit, instance)),
@@ -299,7 +300,11 @@ impl<'a> Explainer<'a> {
             .alternatives(error)
             .filter(|a| a.len() == context.len());
         if let Some(alternatives) = alternatives {
-            if let Some(d) = discriminator::discriminator(self.document, alternatives) {
+            let d = match self.unions {
+                Some(unions) => unions.get(self.document, alternatives),
+                None => discriminator::discriminator(self.document, alternatives).map(Into::into),
+            };
+            if let Some(d) = d {
                 return self.by_tag(&d, at, instance, context, out);
             }
             if let Some(keys) = required_sets(alternatives) {
@@ -375,7 +380,7 @@ impl<'a> Explainer<'a> {
     /// are then what is wrong.
     pub fn tag_fault(&self, d: &Discriminator, at: &str, instance: &Value) -> Option<Violation> {
         let pointer = child(at, &d.key);
-        let tags = || d.known_tags().cloned().collect::<Vec<_>>();
+        let tags = || d.known_tags().collect::<Vec<&Value>>();
         Some(match instance.get(&d.key) {
             _ if !instance.is_object() => wrong_type(at, "object", instance),
             None => Violation::new(
@@ -383,18 +388,18 @@ impl<'a> Explainer<'a> {
                 pointer,
                 format!("required key `{}` is missing", d.key),
             )
-            .expected_found(one_of(&tags()), "absent"),
+            .expected_found(one_of(tags().iter().copied()), "absent"),
             Some(Value::Null) => Violation::new(
                 ViolationKind::MissingRequired,
                 pointer,
                 format!("required key `{}` is null (null means absent)", d.key),
             )
-            .expected_found(one_of(&tags()), "null"),
+            .expected_found(one_of(tags().iter().copied()), "null"),
             Some(tag) if d.known_tags().any(|t| same_type(t, tag)) => {
                 if d.select(tag).is_some() {
                     return None;
                 }
-                let expected = one_of(&tags());
+                let expected = one_of(tags().iter().copied());
                 let kind = if d.known_count() > 1 {
                     ViolationKind::UnknownEnumValue
                 } else {
@@ -632,6 +637,17 @@ fn wrong_type(at: impl Into<String>, expected: &str, instance: &Value) -> Violat
     Violation::new(ViolationKind::WrongType, at, message).expected_found(expected, found)
 }
 
+/// "must be {expected}; found {instance}", abbreviated.
+fn must_be(kind: ViolationKind, at: String, expected: String, instance: &Value) -> Violation {
+    let found = abbreviate(instance);
+    let mut message =
+        String::with_capacity("must be ; found ".len() + expected.len() + found.len());
+    for part in ["must be ", &expected, "; found ", &found] {
+        message.push_str(part);
+    }
+    Violation::new(kind, at, message).expected_found(expected, found)
+}
+
 fn range(at: &str, op: &str, limit: &Value, instance: &Value) -> Violation {
     let expected = format!("{op} {limit}");
     Violation::new(
@@ -654,76 +670,126 @@ fn article(type_name: &str) -> &'static str {
 }
 
 /// `"a"`, `"a" or "b"`, `one of "a", "b", "c"`.
-fn one_of(values: &[Value]) -> String {
-    let mut out = String::new();
-    match values {
-        [] => out.push_str("nothing"),
-        [one] => out = abbreviate(one),
-        [a, b] => {
-            out.push_str(&abbreviate(a));
-            out.push_str(" or ");
-            out.push_str(&abbreviate(b));
+fn one_of<'v, I>(values: I) -> String
+where
+    I: IntoIterator<Item = &'v Value>,
+    I::IntoIter: ExactSizeIterator + Clone,
+{
+    let values = values.into_iter();
+    let count = values.len();
+    let mut out = String::with_capacity(
+        8 + values
+            .clone()
+            .map(|v| v.as_str().map_or(16, str::len) + 4)
+            .sum::<usize>(),
+    );
+    if count == 0 {
+        out.push_str("nothing");
+    } else if count > 2 {
+        out.push_str("one of ");
+    }
+    for (i, value) in values.enumerate() {
+        if i > 0 {
+            out.push_str(if count == 2 { " or " } else { ", " });
         }
-        many => {
-            out.push_str("one of ");
-            for (i, value) in many.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&abbreviate(value));
-            }
-        }
+        abbreviate_into(&mut out, value);
     }
     out
 }
 
 /// A value as JSON, cut to about 60 characters, with its type for containers.
 pub fn abbreviate(value: &Value) -> String {
+    let mut out = String::with_capacity(match value {
+        // Room for a few escapes.
+        Value::String(text) => text.len().min(LIMIT) + 8,
+        _ => 32,
+    });
+    abbreviate_into(&mut out, value);
+    out
+}
+
+/// How many characters of a value [`abbreviate`] keeps.
+const LIMIT: usize = 60;
+
+/// [`abbreviate`], written at the end of `out`.
+fn abbreviate_into(out: &mut String, value: &Value) {
     use std::fmt::Write;
-    const LIMIT: usize = 60;
-    // A short string with nothing to escape is its text in quotes (most enum values
-    // and tags): no serializer needed.
+    let start = out.len();
+    // A short string is its text in quotes, escaped as serde_json escapes it (most enum
+    // values and tags have nothing to escape): no serializer needed.
     if let Value::String(text) = value
         && text.len() + 2 <= LIMIT
-        && !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
     {
-        let mut out = String::with_capacity(text.len() + 2);
         out.push('"');
-        out.push_str(text);
+        push_escaped(out, text);
         out.push('"');
-        return out;
+    } else {
+        out.push_str(match value {
+            Value::Object(_) => "object ",
+            Value::Array(_) => "array ",
+            Value::Number(_) => "number ",
+            Value::Bool(_) => "boolean ",
+            _ => "",
+        });
+        // Scalars written directly (a `Value` is displayed through serde_json's
+        // serializer), and no further than the cut: the writer refuses what comes after
+        // it, which ends the serializer's walk of a long string or a big container there.
+        let written = out.len();
+        let mut bounded = Bounded {
+            // Enough bytes for the cut's characters and one more, at four bytes each.
+            stop: written + 4 * (LIMIT + 1),
+            out: std::mem::take(out),
+        };
+        let _ = match value {
+            Value::Null => write!(bounded, "null"),
+            Value::Bool(b) => write!(bounded, "{b}"),
+            Value::Number(n) => write!(bounded, "{n}"),
+            _ => write!(bounded, "{value}"),
+        };
+        *out = bounded.out;
+        return cut(out, written);
     }
-    let prefix = match value {
-        Value::Object(_) => "object ",
-        Value::Array(_) => "array ",
-        Value::Number(_) => "number ",
-        Value::Bool(_) => "boolean ",
-        _ => "",
-    };
-    // Room for a short scalar, so that writing one does not grow the string.
-    let mut out = String::with_capacity(prefix.len() + 24);
-    out.push_str(prefix);
-    let start = out.len();
-    // Scalars written directly (a `Value` is displayed through serde_json's serializer),
-    // and no further than the cut: the writer refuses what comes after it, which ends
-    // the serializer's walk of a long string or a big container there.
-    let mut bounded = Bounded {
-        // Enough bytes for the cut's characters and one more, at four bytes each.
-        stop: start + 4 * (LIMIT + 1),
-        out,
-    };
-    let _ = match value {
-        Value::Null => write!(bounded, "null"),
-        Value::Bool(b) => write!(bounded, "{b}"),
-        Value::Number(n) => write!(bounded, "{n}"),
-        _ => write!(bounded, "{value}"),
-    };
-    let mut out = bounded.out;
-    if let Some((cut, _)) = out[start..].char_indices().nth(LIMIT) {
-        out.truncate(start + cut);
+    cut(out, start);
+}
+
+/// Cuts what `out` holds after `start` to [`LIMIT`] characters, marking the cut.
+fn cut(out: &mut String, start: usize) {
+    if out.len() - start > LIMIT
+        && let Some((at, _)) = out[start..].char_indices().nth(LIMIT)
+    {
+        out.truncate(start + at);
         out.push('…');
     }
-    out
+}
+
+/// `text` as the inside of a JSON string, escaped as serde_json's serializer escapes it.
+fn push_escaped(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = text.as_bytes();
+    let mut plain = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let escape: &str = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..0x20 => "",
+            _ => continue,
+        };
+        out.push_str(&text[plain..i]);
+        plain = i + 1;
+        if escape.is_empty() {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        } else {
+            out.push_str(escape);
+        }
+    }
+    out.push_str(&text[plain..]);
 }
 
 /// A `String` that refuses more once it is `stop` bytes long.
@@ -751,6 +817,32 @@ mod tests {
     fn violations(schema: Value, instance: Value) -> Vec<Violation> {
         let validator = jsonschema::validator_for(&schema).unwrap();
         Explainer::new(&schema, &instance).explain(validator.iter_errors(&instance))
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut samples: Vec<String> = (0u8..0x80)
+            .map(|b| format!("a{}z", char::from(b)))
+            .collect();
+        samples.extend(
+            [
+                "",
+                "é\u{7f}\u{2028}",
+                "\"quoted\" \\ back",
+                "\u{1}not-an-allowed-value",
+            ]
+            .map(String::from),
+        );
+        samples.push("\n".repeat(40));
+        for text in samples {
+            let value = Value::String(text.clone());
+            let mut expected = value.to_string();
+            if let Some((at, _)) = expected.char_indices().nth(60) {
+                expected.truncate(at);
+                expected.push('…');
+            }
+            assert_eq!(abbreviate(&value), expected, "{text:?}");
+        }
     }
 
     #[test]

@@ -145,6 +145,21 @@ macro_rules! forward_visit {
     };
 }
 
+/// A string's visitor (an enum's variant or a struct's field name, most often) is run
+/// with [`Listed`] errors: an unknown name is reported in serde's own words, written
+/// without the formatting machinery that serde's default would run for every name the
+/// message lists.
+macro_rules! forward_visit_str {
+    ($($method:ident($ty:ty)),* $(,)?) => {
+        $(
+            #[inline]
+            fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                self.0.$method::<Listed>(v).map_err(Listed::into_error)
+            }
+        )*
+    };
+}
+
 impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
     type Value = V::Value;
 
@@ -152,6 +167,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         self.0.expecting(f)
     }
+
+    forward_visit_str!(
+        visit_str(&str),
+        visit_borrowed_str(&'de str),
+        visit_string(String),
+    );
 
     forward_visit!(
         visit_bool(bool),
@@ -168,9 +189,6 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
         visit_f32(f32),
         visit_f64(f64),
         visit_char(char),
-        visit_str(&str),
-        visit_borrowed_str(&'de str),
-        visit_string(String),
         visit_bytes(&[u8]),
         visit_borrowed_bytes(&'de [u8]),
         visit_byte_buf(Vec<u8>),
@@ -300,5 +318,131 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for StrictAccess<A> {
         visitor: V,
     ) -> Result<V::Value, A::Error> {
         self.0.struct_variant(fields, StrictVisitor(visitor))
+    }
+}
+
+/// The error of a string visitor run by [`StrictVisitor`]: its message, to be handed to
+/// the deserializer's own error type. The messages are serde's, word for word.
+#[derive(Debug)]
+struct Listed(String);
+
+impl Listed {
+    fn into_error<E: de::Error>(self) -> E {
+        E::custom(self.0)
+    }
+
+    /// `` unknown {what} `name`, expected one of `a`, `b` `` as serde words it.
+    fn unknown(what: &str, plural: &str, name: &str, expected: &[&str]) -> Self {
+        let listed: usize = expected.iter().map(|e| e.len() + 4).sum();
+        // The longest fixed words: "unknown variant `" and "`, expected one of".
+        let mut out = String::with_capacity(40 + name.len() + listed);
+        out.push_str("unknown ");
+        out.push_str(what);
+        out.push_str(" `");
+        out.push_str(name);
+        out.push('`');
+        match expected {
+            [] => {
+                out.push_str(", there are no ");
+                out.push_str(plural);
+            }
+            [one] => push_quoted(&mut out, ", expected ", one),
+            [a, b] => {
+                push_quoted(&mut out, ", expected ", a);
+                push_quoted(&mut out, " or ", b);
+            }
+            many => {
+                out.push_str(", expected one of");
+                for (i, name) in many.iter().enumerate() {
+                    push_quoted(&mut out, if i == 0 { " " } else { ", " }, name);
+                }
+            }
+        }
+        Self(out)
+    }
+}
+
+fn push_quoted(out: &mut String, before: &str, name: &str) {
+    out.push_str(before);
+    out.push('`');
+    out.push_str(name);
+    out.push('`');
+}
+
+impl std::fmt::Display for Listed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Listed {}
+
+impl de::Error for Listed {
+    #[cold]
+    fn custom<T: std::fmt::Display>(msg: T) -> Self {
+        Self(msg.to_string())
+    }
+
+    #[cold]
+    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
+        Self::unknown("variant", "variants", variant, expected)
+    }
+
+    #[cold]
+    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
+        Self::unknown("field", "fields", field, expected)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::Error as _;
+
+    #[test]
+    fn unknown_names_are_worded_as_serde_words_them() {
+        let lists: [&'static [&'static str]; 4] = [&[], &["a"], &["a", "b"], &["a", "b", "c"]];
+        for expected in lists {
+            for name in ["x", "", "\u{1}odd `name`"] {
+                assert_eq!(
+                    Listed::unknown_variant(name, expected).0,
+                    serde_json::Error::unknown_variant(name, expected).to_string()
+                );
+                assert_eq!(
+                    Listed::unknown_field(name, expected).0,
+                    serde_json::Error::unknown_field(name, expected).to_string()
+                );
+            }
+        }
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Pair {
+        #[allow(dead_code)]
+        level: Level,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Level {
+        Info,
+        Warn,
+        Error,
+    }
+
+    #[test]
+    fn a_decode_reports_unknown_names_with_their_position() {
+        let error = from_str::<Pair>(r#"{"level": "loud"}"#).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "unknown variant `loud`, expected one of `info`, `warn`, `error` at line 1 column 16"
+        );
+        let error = from_str::<Pair>(r#"{"level": "info", "extra": 1}"#).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "unknown field `extra`, expected `level` at line 1 column 25"
+        );
+        assert!(from_str::<Pair>(r#"{"level": "warn"}"#).is_ok());
     }
 }

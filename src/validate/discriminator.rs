@@ -45,7 +45,7 @@ pub fn resolve<'a>(document: &'a Value, mut schema: &'a Value) -> &'a Value {
         let Some(pointer) = reference.strip_prefix('#') else {
             break;
         };
-        match document.pointer(&percent_decode(pointer)) {
+        match crate::json_pointer::get(document, &percent_decode(pointer)) {
             Some(target) => schema = target,
             None => break,
         }

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::discriminator::{self, Discriminator};
 use super::report::{Violation, ViolationKind};
+use crate::json_pointer;
 
 /// Reads errors against one schema document.
 pub struct Explainer<'a> {
@@ -48,7 +49,9 @@ impl<'a> Explainer<'a> {
     /// Whether the value at `pointer` is a member of an object (not an array item).
     fn is_member(&self, pointer: &str) -> bool {
         match pointer.rsplit_once('/') {
-            Some((parent, _)) => self.message.pointer(parent).is_some_and(Value::is_object),
+            Some((parent, _)) => {
+                json_pointer::get(self.message, parent).is_some_and(Value::is_object)
+            }
             None => false,
         }
     }
@@ -114,7 +117,7 @@ impl<'a> Explainer<'a> {
             }
             None => error.schema_path().as_str().to_owned(),
         };
-        let array = self.document.pointer(&pointer)?.as_array()?;
+        let array = json_pointer::get(self.document, &pointer)?.as_array()?;
         Some(array.as_slice())
     }
 
@@ -231,7 +234,7 @@ impl<'a> Explainer<'a> {
             .rfind("/then/")
             .map(|i| (&path[..i], true))
             .or_else(|| path.rfind("/else/").map(|i| (&path[..i], false)))?;
-        let condition = self.document.pointer(&format!("{base}/if"));
+        let condition = json_pointer::get(self.document, &format!("{base}/if"));
         let pinned: Vec<String> = condition
             .and_then(|c| c.get("properties"))
             .and_then(Value::as_object)
@@ -457,6 +460,22 @@ impl<'a> Explainer<'a> {
         alternatives: Option<&[Value]>,
         context: &[Vec<ValidationError<'static>>],
     ) -> Violation {
+        // Alternatives that are each one value (an enum whose values have their own
+        // descriptions) are an enum.
+        let consts: Option<Vec<&Value>> = alternatives.and_then(|a| {
+            a.iter()
+                .map(|s| discriminator::resolve(self.document, s).get("const"))
+                .collect()
+        });
+        if let Some(values) = consts {
+            let expected = one_of(values.iter().copied());
+            return must_be(
+                ViolationKind::UnknownEnumValue,
+                at.to_owned(),
+                expected,
+                instance,
+            );
+        }
         let expected = match alternatives {
             Some(a) => a
                 .iter()
@@ -465,25 +484,6 @@ impl<'a> Explainer<'a> {
                 .join(" or "),
             None => format!("one of {} alternatives", context.len()),
         };
-        let consts: Option<Vec<Value>> = alternatives.and_then(|a| {
-            a.iter()
-                .map(|s| {
-                    discriminator::resolve(self.document, s)
-                        .get("const")
-                        .cloned()
-                })
-                .collect()
-        });
-        if let Some(values) = consts {
-            let expected = one_of(&values);
-            let found = abbreviate(instance);
-            return Violation::new(
-                ViolationKind::UnknownEnumValue,
-                at,
-                format!("must be {expected}; found {found}"),
-            )
-            .expected_found(expected, found);
-        }
         if instance.is_null() && self.is_member(at) {
             let key = at.rsplit('/').next().unwrap_or_default();
             return Violation::new(

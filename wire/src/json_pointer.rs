@@ -40,6 +40,31 @@ pub fn tokens(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
     pointer.split('/').skip(1).map(unescape)
 }
 
+/// The value `pointer` points to in `value`, as [`serde_json::Value::pointer`] finds it,
+/// without a copy of each token (only a token with an escape is copied).
+pub fn get<'v>(value: &'v serde_json::Value, pointer: &str) -> Option<&'v serde_json::Value> {
+    use serde_json::Value;
+    if pointer.is_empty() {
+        return Some(value);
+    }
+    if !pointer.starts_with('/') {
+        return None;
+    }
+    tokens(pointer).try_fold(value, |target, token| match target {
+        Value::Object(map) => map.get(token.as_ref()),
+        Value::Array(items) => index(&token).and_then(|i| items.get(i)),
+        _ => None,
+    })
+}
+
+/// An array index as a pointer writes it: digits, no sign, no leading zero.
+fn index(token: &str) -> Option<usize> {
+    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+        return None;
+    }
+    token.parse().ok()
+}
+
 /// The pointer of the `$defs` entry called `name`.
 pub fn def(name: &str) -> String {
     child("/$defs", name)
@@ -59,5 +84,34 @@ mod tests {
         assert_eq!(child("", "a/b~c"), "/a~1b~0c");
         assert_eq!(def("Page/2"), "/$defs/Page~12");
         assert_eq!(tokens("").count(), 0);
+    }
+
+    #[test]
+    fn get_finds_what_serde_json_finds() {
+        let value = serde_json::json!({
+            "a": [10, {"b/c": 1, "d~e": [true]}],
+            "": {"": 2},
+            "0": "zero"
+        });
+        for pointer in [
+            "",
+            "/",
+            "//",
+            "/a",
+            "/a/0",
+            "/a/1/b~1c",
+            "/a/1/d~0e/0",
+            "/a/01",
+            "/a/+1",
+            "/a/-",
+            "/a/2",
+            "/0",
+            "/x",
+            "a",
+            "/a/1/b/c",
+            "/a/0/x",
+        ] {
+            assert_eq!(get(&value, pointer), value.pointer(pointer), "{pointer:?}");
+        }
     }
 }

@@ -448,6 +448,17 @@ impl CompiledSchema {
         violations
     }
 
+    /// Whether root `index` is a tagged union that `value`, an object, fails on its tag
+    /// alone, the tag being absent or `null`: then its violations hold that required key
+    /// at the top level, unless others fill [`Self::max_errors`] first.
+    pub fn lacks_tag(&self, index: usize, value: &Value) -> bool {
+        self.roots[index].narrow.as_ref().is_some_and(|narrow| {
+            member(value, &narrow.union.key).is_none_or(Value::is_null)
+                && value.is_object()
+                && narrow.route(value) == Route::Tag
+        })
+    }
+
     /// The faults of a message root `index` accepted that sit where the message is
     /// decoded (see [`faults`]). When that cannot be told, every fault counts.
     ///

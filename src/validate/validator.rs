@@ -36,6 +36,9 @@ pub struct Validator {
     /// Per compiled root that is a tagged union, how to tell cheaply whether a text can
     /// be one of its known alternatives (see [`Self::fast`]).
     routes: Vec<Option<Route>>,
+    /// Explain every root's rejection before picking one, even a root that cannot be
+    /// the one picked (for the tests that hold the pick the same).
+    every_root: bool,
 }
 
 /// What [`Validator::fast`] needs to know about a tagged union root to tell, from the
@@ -122,6 +125,7 @@ impl Validator {
         Ok(Self {
             names: names(&schema, Some(protocol), &typed),
             routes: routes(&schema),
+            every_root: false,
             schema,
             protocol: Some(protocol.clone()),
             typed,
@@ -137,6 +141,7 @@ impl Validator {
         Ok(Self {
             names: names(&schema, None, &[]),
             routes: routes(&schema),
+            every_root: false,
             schema,
             protocol: None,
             typed: Vec::new(),
@@ -177,6 +182,15 @@ impl Validator {
     /// with a million faults costs what the first `max` do.
     pub fn with_max_errors(mut self, max: usize) -> Self {
         self.schema.max_errors = max.max(1);
+        self
+    }
+
+    /// Explains the rejection of every root asked before picking the one reported,
+    /// where the validator leaves out the roots that cannot be it: the same reports,
+    /// for the tests that hold them the same.
+    #[doc(hidden)]
+    pub fn explaining_every_root(mut self) -> Self {
+        self.every_root = true;
         self
     }
 
@@ -654,33 +668,63 @@ impl Validator {
         if let Some(report) = accepted(&verdicts, Outcome::Valid) {
             return report;
         }
-        // The rejections that count (those of roots that know the tag, or all), each
-        // explained, and the one that rejects the message best by position.
+        // The rejections that count (those of roots that know the tag, or all), and the
+        // one that rejects the message best by [`fit`], the first on a tie. A root that
+        // lacks its tag misses the message at the top level, or by a full list of
+        // violations: it is explained after the others, and only when it could still
+        // be the best.
         let rejected = |need_tag: bool| {
-            let mut best: Option<((usize, usize), Report)> = None;
-            for (index, verdict) in &verdicts {
-                let RootVerdict::Rejected {
-                    knows_tag,
-                    tag,
-                    serde,
-                } = verdict
-                else {
-                    continue;
-                };
-                if need_tag && !*knows_tag {
-                    continue;
+            let counted = || {
+                verdicts
+                    .iter()
+                    .filter_map(move |(index, verdict)| match verdict {
+                        RootVerdict::Rejected {
+                            knows_tag,
+                            tag,
+                            serde,
+                        } if *knows_tag || !need_tag => Some((*index, tag, serde)),
+                        _ => None,
+                    })
+            };
+            // Only among several roots can one be left out (the first 64 of them).
+            let defer = !self.every_root && counted().nth(1).is_some();
+            let mut lacking = 0u64;
+            let least_lacking = (0, self.schema.max_errors);
+            let mut best: Option<((usize, usize), usize, Report)> = None;
+            for pass in [false, true] {
+                for (index, tag, serde) in counted() {
+                    if !pass {
+                        if defer && index < 64 && self.schema.lacks_tag(index, value) {
+                            lacking |= 1 << index;
+                            continue;
+                        }
+                    } else if index >= 64
+                        || lacking & (1 << index) == 0
+                        || best.as_ref().is_some_and(|(least, first, _)| {
+                            (least_lacking, index) > (*least, *first)
+                        })
+                    {
+                        continue;
+                    }
+                    let violations = self.explain(index, value, serde.as_ref(), text);
+                    let fit = fit(&violations);
+                    if best
+                        .as_ref()
+                        .is_none_or(|(least, first, _)| (fit, index) < (*least, *first))
+                    {
+                        let tag = tag.as_ref().map(copied);
+                        best = Some((
+                            fit,
+                            index,
+                            Report::invalid(self.root_name(index), tag, violations),
+                        ));
+                    }
                 }
-                let violations = self.explain(*index, value, serde.as_ref(), text);
-                let fit = fit(&violations);
-                if best.as_ref().is_none_or(|(least, _)| fit < *least) {
-                    let tag = tag.as_ref().map(copied);
-                    best = Some((
-                        fit,
-                        Report::invalid(self.root_name(*index), tag, violations),
-                    ));
+                if lacking == 0 {
+                    break;
                 }
             }
-            best.map(|(_, report)| report)
+            best.map(|(.., report)| report)
         };
         if let Some(report) = rejected(true) {
             return report;

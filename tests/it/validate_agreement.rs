@@ -46,6 +46,9 @@ struct Seen {
     checked: AtomicUsize,
     /// Rejected messages explained both ways, per root.
     explained: AtomicUsize,
+    /// Rejected messages whose report, judged against every root, was compared with the
+    /// one explaining every root's rejection.
+    picked: AtomicUsize,
 }
 
 impl Seen {
@@ -62,6 +65,7 @@ impl Seen {
 fn agree(
     protocol: &Protocol,
     validator: &Validator,
+    every_root: &Validator,
     root: &str,
     message: &Value,
     seen: &Seen,
@@ -86,6 +90,19 @@ fn agree(
     // A rejected message is explained root by root by what its tag decides, not by the
     // whole union: the same violations, in the same order, as the whole root's errors.
     if serde == Outcome::Invalid {
+        // Judged against every root, the report is the one explaining every root's
+        // rejection would pick.
+        let report = validator.validate_str(&text);
+        if report.outcome == Outcome::Invalid {
+            seen.picked.fetch_add(1, Ordering::Relaxed);
+            prop_assert_eq!(
+                &report,
+                &every_root.validate_str(&text),
+                "{}: picked among the roots as if every one were explained\n{}",
+                protocol.id(),
+                text
+            );
+        }
         for other in protocol.roots().iter().map(|r| r.name()) {
             let (narrowed, whole) = validator.explanations(other, message).unwrap();
             seen.explained.fetch_add(1, Ordering::Relaxed);
@@ -119,6 +136,10 @@ fn run_protocol(id: &str, mutated: bool) {
     let validator = Validator::for_protocol(&symgen_protocols::find(id).unwrap())
         .unwrap()
         .schema_only();
+    let every_root = Validator::for_protocol(&symgen_protocols::find(id).unwrap())
+        .unwrap()
+        .schema_only()
+        .explaining_every_root();
     let document = validator.document().clone();
     let generator = Gen {
         document: &document,
@@ -140,6 +161,7 @@ fn run_protocol(id: &str, mutated: bool) {
                         agree(
                             &protocol,
                             &validator,
+                            &every_root,
                             root,
                             &mutate(message, kind, at),
                             &seen,
@@ -150,7 +172,7 @@ fn run_protocol(id: &str, mutated: bool) {
         } else {
             runner
                 .run(&strategy, |message| {
-                    agree(&protocol, &validator, root, &message, &seen)
+                    agree(&protocol, &validator, &every_root, root, &message, &seen)
                 })
                 .map_err(|err| err.to_string())
         };
@@ -165,13 +187,18 @@ fn run_protocol(id: &str, mutated: bool) {
     );
     let checked = seen.checked.load(Ordering::Relaxed);
     let explained = seen.explained.load(Ordering::Relaxed);
+    let picked = seen.picked.load(Ordering::Relaxed);
     eprintln!(
-        "{id} ({}): {valid} valid, {invalid} invalid, {unknown} unknown; {checked} judged by the compiled checks; {explained} explanations compared",
+        "{id} ({}): {valid} valid, {invalid} invalid, {unknown} unknown; {checked} judged by the compiled checks; {explained} explanations compared; {picked} picks among the roots compared",
         if mutated { "mutated" } else { "generated" }
     );
     assert!(
         !mutated || explained >= invalid,
         "{id}: only {explained} explanations compared"
+    );
+    assert!(
+        !mutated || picked > 0,
+        "{id}: no pick among the roots compared"
     );
     // The checks must judge most messages themselves (the rest hold a value they leave
     // to the schema walk: an integral float where a Rust integer is, a duplicate key).

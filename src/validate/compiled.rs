@@ -252,11 +252,12 @@ pub(super) fn rooted_anywhere(document: &Value, pointer: &str, base: Option<&str
     if pointer.starts_with("/$defs/") || pointer.starts_with("/definitions/") {
         return rooted_at(document, pointer);
     }
-    let dialect = document.get("$schema").and_then(Value::as_str);
-    let older = dialect.is_some_and(|d| d.contains("draft-06") || d.contains("draft-07"));
-    if dialect.is_some_and(|d| d.contains("draft-04") || d.contains("draft-03")) {
-        return rooted_at(document, pointer);
-    }
+    // The draft the engine will apply, as it reads `$schema`.
+    let older = match jsonschema::Draft::default().detect(document) {
+        jsonschema::Draft::Draft4 => return rooted_at(document, pointer),
+        jsonschema::Draft::Draft6 | jsonschema::Draft::Draft7 => true,
+        _ => false,
+    };
     let id = match document.get("$id").and_then(Value::as_str) {
         Some(id) => id.trim_end_matches('#').to_owned(),
         None => base.unwrap_or("urn:symgen:validate:document").to_owned(),

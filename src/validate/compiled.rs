@@ -454,8 +454,8 @@ impl CompiledSchema {
     /// at the top level, unless others fill [`Self::max_errors`] first.
     pub fn lacks_tag(&self, index: usize, value: &Value) -> bool {
         self.roots[index].narrow.as_ref().is_some_and(|narrow| {
-            member(value, &narrow.union.key).is_none_or(Value::is_null)
-                && value.is_object()
+            value.is_object()
+                && member(value, &narrow.union.key).is_none_or(Value::is_null)
                 && narrow.route(value) == Route::Tag
         })
     }

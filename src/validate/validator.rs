@@ -674,38 +674,23 @@ impl Validator {
         // violations: it is explained after the others, and only when it could still
         // be the best.
         let rejected = |need_tag: bool| {
-            let counted = || {
-                verdicts
-                    .iter()
-                    .filter_map(move |(index, verdict)| match verdict {
-                        RootVerdict::Rejected {
-                            knows_tag,
-                            tag,
-                            serde,
-                        } if *knows_tag || !need_tag => Some((*index, tag, serde)),
-                        _ => None,
-                    })
-            };
-            // Only among several roots can one be left out (the first 64 of them).
-            let defer = !self.every_root && counted().nth(1).is_some();
-            let mut lacking = 0u64;
+            let counted = verdicts
+                .iter()
+                .filter_map(|(index, verdict)| match verdict {
+                    RootVerdict::Rejected {
+                        knows_tag,
+                        tag,
+                        serde,
+                    } if *knows_tag || !need_tag => Some((*index, tag, serde)),
+                    _ => None,
+                });
+            // Only among several roots can one be left out.
+            let defer = !self.every_root && counted.clone().nth(1).is_some();
             let least_lacking = (0, self.schema.max_errors);
-            let mut best: Option<((usize, usize), usize, Report)> = None;
-            for pass in [false, true] {
-                for (index, tag, serde) in counted() {
-                    if !pass {
-                        if defer && index < 64 && self.schema.lacks_tag(index, value) {
-                            lacking |= 1 << index;
-                            continue;
-                        }
-                    } else if index >= 64
-                        || lacking & (1 << index) == 0
-                        || best.as_ref().is_some_and(|(least, first, _)| {
-                            (least_lacking, index) > (*least, *first)
-                        })
-                    {
-                        continue;
-                    }
+            type Best = Option<((usize, usize), usize, Report)>;
+            let mut best: Best = None;
+            let consider =
+                |best: &mut Best, (index, tag, serde): (usize, &Option<_>, &Option<_>)| {
                     let violations = self.explain(index, value, serde.as_ref(), text);
                     let fit = fit(&violations);
                     if best
@@ -713,15 +698,27 @@ impl Validator {
                         .is_none_or(|(least, first, _)| (fit, index) < (*least, *first))
                     {
                         let tag = tag.as_ref().map(copied);
-                        best = Some((
+                        *best = Some((
                             fit,
                             index,
                             Report::invalid(self.root_name(index), tag, violations),
                         ));
                     }
+                };
+            let mut lacking = Vec::new();
+            for root in counted {
+                if defer && self.schema.lacks_tag(root.0, value) {
+                    lacking.push(root);
+                } else {
+                    consider(&mut best, root);
                 }
-                if lacking == 0 {
-                    break;
+            }
+            for root in lacking {
+                let hopeless = best
+                    .as_ref()
+                    .is_some_and(|(least, first, _)| (least_lacking, root.0) > (*least, *first));
+                if !hopeless {
+                    consider(&mut best, root);
                 }
             }
             best.map(|(.., report)| report)

@@ -51,7 +51,7 @@ impl Discriminator {
     }
 
     /// Every known tag, in order (canonical tags and aliases).
-    pub fn known_tags(&self) -> impl Iterator<Item = &Value> {
+    pub fn known_tags(&self) -> impl Iterator<Item = &Value> + Clone {
         self.branches.iter().flat_map(|b| match b {
             BranchTag::Known(tags) => tags.as_slice(),
             BranchTag::Unknown => &[],

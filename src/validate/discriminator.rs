@@ -2,7 +2,7 @@
 //! their `$ref`s followed, handed to the shared tag detection ([`crate::tags`]).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
@@ -82,14 +82,10 @@ impl Memo {
     /// [`discriminator`] of `branches`, an array of `document`.
     pub fn get(&self, document: &Value, branches: &[Value]) -> Option<Arc<Discriminator>> {
         let key = (branches.as_ptr() as usize, branches.len());
-        if let Some(found) = self.0.lock().ok().and_then(|memo| memo.get(&key).cloned()) {
-            return found;
-        }
-        let found = discriminator(document, branches).map(Arc::new);
-        if let Ok(mut memo) = self.0.lock() {
-            memo.insert(key, found.clone());
-        }
-        found
+        let mut memo = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        memo.entry(key)
+            .or_insert_with(|| discriminator(document, branches).map(Arc::new))
+            .clone()
     }
 }
 

@@ -242,12 +242,12 @@ impl<'a> Explainer<'a> {
                 properties
                     .iter()
                     .filter_map(|(key, schema)| {
-                        let values = schema
-                            .get("enum")
-                            .and_then(Value::as_array)
-                            .cloned()
-                            .or_else(|| schema.get("const").map(|c| vec![c.clone()]))?;
-                        Some(format!("`{key}` is {}", one_of(&values)))
+                        let values = match (schema.get("enum"), schema.get("const")) {
+                            (Some(Value::Array(values)), _) => values.as_slice(),
+                            (_, Some(value)) => std::slice::from_ref(value),
+                            _ => return None,
+                        };
+                        Some(format!("`{key}` is {}", one_of(values)))
                     })
                     .collect()
             })
@@ -383,7 +383,6 @@ impl<'a> Explainer<'a> {
     /// are then what is wrong.
     pub fn tag_fault(&self, d: &Discriminator, at: &str, instance: &Value) -> Option<Violation> {
         let pointer = child(at, &d.key);
-        let tags = || d.known_tags().collect::<Vec<&Value>>();
         Some(match instance.get(&d.key) {
             _ if !instance.is_object() => wrong_type(at, "object", instance),
             None => Violation::new(
@@ -391,18 +390,18 @@ impl<'a> Explainer<'a> {
                 pointer,
                 format!("required key `{}` is missing", d.key),
             )
-            .expected_found(one_of(tags().iter().copied()), "absent"),
+            .expected_found(one_of(d.known_tags()), "absent"),
             Some(Value::Null) => Violation::new(
                 ViolationKind::MissingRequired,
                 pointer,
                 format!("required key `{}` is null (null means absent)", d.key),
             )
-            .expected_found(one_of(tags().iter().copied()), "null"),
+            .expected_found(one_of(d.known_tags()), "null"),
             Some(tag) if d.known_tags().any(|t| same_type(t, tag)) => {
                 if d.select(tag).is_some() {
                     return None;
                 }
-                let expected = one_of(tags().iter().copied());
+                let expected = one_of(d.known_tags());
                 let kind = if d.known_count() > 1 {
                     ViolationKind::UnknownEnumValue
                 } else {
@@ -673,10 +672,10 @@ fn article(type_name: &str) -> &'static str {
 fn one_of<'v, I>(values: I) -> String
 where
     I: IntoIterator<Item = &'v Value>,
-    I::IntoIter: ExactSizeIterator + Clone,
+    I::IntoIter: Clone,
 {
     let values = values.into_iter();
-    let count = values.len();
+    let count = values.clone().count();
     let mut out = String::with_capacity(
         8 + values
             .clone()
@@ -715,14 +714,18 @@ const LIMIT: usize = 60;
 fn abbreviate_into(out: &mut String, value: &Value) {
     use std::fmt::Write;
     let start = out.len();
-    // A short string is its text in quotes, escaped as serde_json escapes it (most enum
-    // values and tags have nothing to escape): no serializer needed.
+    // A short string is its text in quotes (most enum values and tags have nothing to
+    // escape), or else serde_json's escaping of it, without displaying a `Value`.
     if let Value::String(text) = value
         && text.len() + 2 <= LIMIT
     {
-        out.push('"');
-        push_escaped(out, text);
-        out.push('"');
+        if text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+            out.push_str(&serde_json::to_string(text).unwrap_or_default());
+        } else {
+            out.push('"');
+            out.push_str(text);
+            out.push('"');
+        }
     } else {
         out.push_str(match value {
             Value::Object(_) => "object ",
@@ -760,36 +763,6 @@ fn cut(out: &mut String, start: usize) {
         out.truncate(start + at);
         out.push('…');
     }
-}
-
-/// `text` as the inside of a JSON string, escaped as serde_json's serializer escapes it.
-fn push_escaped(out: &mut String, text: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let bytes = text.as_bytes();
-    let mut plain = 0;
-    for (i, &byte) in bytes.iter().enumerate() {
-        let escape: &str = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..0x20 => "",
-            _ => continue,
-        };
-        out.push_str(&text[plain..i]);
-        plain = i + 1;
-        if escape.is_empty() {
-            out.push_str("\\u00");
-            out.push(char::from(HEX[usize::from(byte >> 4)]));
-            out.push(char::from(HEX[usize::from(byte & 0xf)]));
-        } else {
-            out.push_str(escape);
-        }
-    }
-    out.push_str(&text[plain..]);
 }
 
 /// A `String` that refuses more once it is `stop` bytes long.

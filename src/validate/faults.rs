@@ -33,6 +33,7 @@ use serde_json::{Map, Number, Value};
 
 use super::locate::{position_of, skip_value, skip_ws, string_end};
 use super::report::{Violation, ViolationKind};
+use super::tape::Tape;
 use super::text::{MAX_DEPTH, beyond_64_bits, is_number_byte};
 use crate::json_pointer;
 
@@ -97,13 +98,19 @@ pub fn parse(text: &str) -> Option<(Value, Vec<Fault>)> {
 /// The error is serde_json's, for a text that is not JSON.
 /// Integral floats are looked for only when `integers` (the schema has a Rust integer
 /// `format`, see [`has_rust_integers`]).
-pub fn read(text: &str, integers: bool) -> Result<(Value, Vec<Fault>), serde_json::Error> {
+/// The tape the value was built from comes too, when it was (then there is no fault),
+/// for placing violations without reading the text again
+/// ([`super::locate::locate_on_tape`]).
+pub fn read(
+    text: &str,
+    integers: bool,
+) -> Result<(Value, Vec<Fault>, Option<Tape<'_>>), serde_json::Error> {
     // A text the tape reads holds no fault (the tape refuses each kind, see
     // `tape::read`) and reads as serde_json reads it: the value is built from the tape,
     // whose syntax pass costs less than serde's visitor calls.
     match super::tape::read(text, integers) {
-        Some(tape) => Ok((tape.to_value(0), Vec::new())),
-        None => read_by_serde(text, integers),
+        Some(tape) => Ok((tape.to_value(0), Vec::new(), Some(tape))),
+        None => read_by_serde(text, integers).map(|(value, found)| (value, found, None)),
     }
 }
 
@@ -770,7 +777,7 @@ mod tests {
                     Err(err) => Err(err.to_string()),
                 };
                 assert_eq!(
-                    shown(read(text, integers)),
+                    shown(read(text, integers).map(|(value, found, _)| (value, found))),
                     shown(read_by_serde(text, integers)),
                     "{text} {integers}"
                 );
@@ -902,11 +909,11 @@ mod tests {
 
     #[test]
     fn read_finds_keys_twice_and_reads_clean_texts_once() {
-        let (value, found) = read(r#"{"a": {"b": 1, "b": 2}}"#, true).unwrap();
+        let (value, found, _) = read(r#"{"a": {"b": 1, "b": 2}}"#, true).unwrap();
         assert_eq!(value, json!({"a": {"b": 2}}));
         assert_eq!(found[0].pointer, "/a/b");
         assert_eq!(found[0].offset, 15);
-        let (_, found) = read(r#"{"a": {"b": 1, "c": 2}, "b": 3.5}"#, true).unwrap();
+        let (_, found, _) = read(r#"{"a": {"b": 1, "c": 2}, "b": 3.5}"#, true).unwrap();
         assert!(found.is_empty());
         assert!(read(r#"{"a": 1,}"#, true).is_err());
         assert!(read("[1.0]", true).unwrap().1.len() == 1);

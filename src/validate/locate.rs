@@ -3,8 +3,11 @@
 //! Runs only on text serde_json has already parsed (so it is valid JSON) and only to
 //! report violations. The scan is iterative: nesting depth costs no stack.
 
+use std::borrow::Cow;
+
 use super::few::same;
 use super::report::Position;
+use super::tape::{Tape, Text, Token};
 
 /// The byte offset where the value at `pointer` starts in `text`. When the pointer leads
 /// to something absent (a missing key), the offset of the deepest existing value on its
@@ -25,12 +28,22 @@ enum Keys {
 }
 
 fn offset_in(text: &str, pointer: &str, keys: Keys) -> usize {
-    let bytes = text.as_bytes();
-    let mut pos = skip_ws(bytes, 0);
+    let pos = skip_ws(text.as_bytes(), 0);
     if pointer.is_empty() {
         return pos;
     }
-    for segment in crate::json_pointer::tokens(pointer) {
+    scan_from(text, pos, crate::json_pointer::tokens(pointer), keys)
+}
+
+/// The offset of the value the `segments` lead to from the value at offset `pos`.
+fn scan_from<'p>(
+    text: &str,
+    mut pos: usize,
+    segments: impl Iterator<Item = Cow<'p, str>>,
+    keys: Keys,
+) -> usize {
+    let bytes = text.as_bytes();
+    for segment in segments {
         match bytes.get(pos) {
             Some(b'{') => match find_member(text, pos, &segment, keys) {
                 Some(value) => pos = value,
@@ -185,6 +198,46 @@ pub fn position_of(text: &str, offset: usize) -> Position {
 /// The position of the value at `pointer` in `text`.
 pub fn locate(text: &str, pointer: &str) -> Position {
     position_of(text, offset_of(text, pointer))
+}
+
+/// [`locate_unique`] for a text read into `tape`, which finds the members on the
+/// pointer's path without reading the text: a member whose key has no escape is placed
+/// by its key, borrowed from `text`. Only past the last member so placed (into an
+/// array, or at a key with an escape) is the text scanned. (A text with a tape has no
+/// key twice.)
+pub fn locate_on_tape(text: &str, tape: &Tape<'_>, pointer: &str) -> Position {
+    position_of(text, offset_on_tape(text, tape, pointer))
+}
+
+fn offset_on_tape(text: &str, tape: &Tape<'_>, pointer: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut pos = skip_ws(bytes, 0);
+    let mut at = 0;
+    let mut segments = crate::json_pointer::tokens(pointer).peekable();
+    while let Some(segment) = segments.peek() {
+        match tape.token(at) {
+            Token::Object { .. } => {}
+            Token::Array { .. } => break,
+            _ => return pos,
+        }
+        let Some(value) = tape.member(at, segment) else {
+            return pos;
+        };
+        let Token::Key(Text::Source(key)) = *tape.token(value - 1) else {
+            break;
+        };
+        let Some(start) = (key.as_ptr() as usize)
+            .checked_sub(text.as_ptr() as usize)
+            .filter(|start| start + key.len() < text.len())
+        else {
+            break;
+        };
+        // Past the key's closing quote, the colon and the white space around it.
+        pos = skip_ws(bytes, skip_ws(bytes, start + key.len() + 1) + 1);
+        at = value;
+        segments.next();
+    }
+    scan_from(text, pos, segments, Keys::Unique)
 }
 
 /// [`locate`] in a text where no object has a key twice (a message whose read found no
@@ -584,5 +637,55 @@ mod tests {
     fn duplicate_keys_resolve_to_the_last() {
         let text = r#"{"k": 1, "k": 22}"#;
         assert_eq!(&text[offset_of(text, "/k")..], "22}");
+    }
+
+    /// Every pointer to a value of `value`, and one below it that leads nowhere (a
+    /// missing key, an item past the end, a key of a scalar).
+    fn pointers(value: &serde_json::Value, at: String, out: &mut Vec<String>) {
+        out.push(at.clone());
+        match value {
+            serde_json::Value::Object(map) => {
+                out.push(crate::json_pointer::child(&at, "absent"));
+                for (key, value) in map {
+                    pointers(value, crate::json_pointer::child(&at, key), out);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                out.push(format!("{at}/{}", items.len()));
+                for (index, item) in items.iter().enumerate() {
+                    pointers(item, format!("{at}/{index}"), out);
+                }
+            }
+            _ => out.push(format!("{at}/0")),
+        }
+    }
+
+    /// The tape's answer is the text scan's, for every pointer into texts with white
+    /// space everywhere, keys with escapes (also on the way to a value), arrays on the
+    /// way, keys that look like indices and pointers that need escaping.
+    #[test]
+    fn the_tape_places_every_pointer_where_the_text_scan_does() {
+        let texts = [
+            TEXT,
+            r#"{"type":"log","payload":{"level":"info","message":"a \"quoted\" é","data":{"n":[1,2,{"x":"y"}]}}}"#,
+            " \n{ \"k\\u0031\" : { \"in\" : [ { \"0\" : 1 } , \"s\" ] } ,\t\"a/b\" : { \"~\" : [ ] } } ",
+            r#"[{"a": 1}, [true, {"b": {"c": null}}]]"#,
+            r#""just a string""#,
+            "{}",
+        ];
+        for text in texts {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            let tape = crate::validate::tape::read(text, false).unwrap();
+            let mut all = Vec::new();
+            pointers(&value, String::new(), &mut all);
+            assert!(all.len() > 2 || text.len() < 20, "{text}");
+            for pointer in all {
+                assert_eq!(
+                    offset_on_tape(text, &tape, &pointer),
+                    offset_in(text, &pointer, Keys::Unique),
+                    "{pointer} in {text}"
+                );
+            }
+        }
     }
 }

@@ -16,7 +16,7 @@ use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::explain::child;
 use super::faults::{self, Fault};
 use super::few::same;
-use super::locate::{Peek, locate, locate_unique, peek_with};
+use super::locate::{Peek, locate, locate_on_tape, locate_unique, peek_with};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind, copied, interned};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
@@ -477,7 +477,7 @@ impl Validator {
         if let Some(violation) = emptiness(text) {
             return Report::invalid(None, None, vec![violation]);
         }
-        let (value, found) = match faults::read(text, self.schema.rust_integers) {
+        let (value, found, tape) = match faults::read(text, self.schema.rust_integers) {
             Ok(read) => read,
             Err(err) => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
         };
@@ -490,10 +490,10 @@ impl Validator {
         let unique = !found.iter().any(|f| f.what == faults::FaultKind::Duplicate);
         for violation in &mut report.violations {
             if violation.position.is_none() {
-                violation.position = Some(if unique {
-                    locate_unique(text, &violation.pointer)
-                } else {
-                    locate(text, &violation.pointer)
+                violation.position = Some(match &tape {
+                    Some(tape) => locate_on_tape(text, tape, &violation.pointer),
+                    None if unique => locate_unique(text, &violation.pointer),
+                    None => locate(text, &violation.pointer),
                 });
             }
         }

@@ -95,6 +95,18 @@ fn agree(
         let report = validator.validate_str(&text);
         if report.outcome == Outcome::Invalid {
             seen.picked.fetch_add(1, Ordering::Relaxed);
+            // Placed (from the tape, where the message has one) where the text scan
+            // places each pointer.
+            for violation in &report.violations {
+                prop_assert_eq!(
+                    violation.position,
+                    Some(symgen::validate::locate(&text, &violation.pointer)),
+                    "{}: {:?} placed\n{}",
+                    protocol.id(),
+                    violation,
+                    text
+                );
+            }
             prop_assert_eq!(
                 &report,
                 &every_root.validate_str(&text),

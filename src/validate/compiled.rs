@@ -644,10 +644,14 @@ impl CompiledSchema {
         match route {
             Route::Branch(index) => {
                 let branch = narrow.branch(&self.document, &self.options, index)?;
-                // The alternative's errors only when it has any: asking costs less
-                // than walking a valid alternative for errors.
-                let errors = rest.iter_errors(value).chain(
-                    (!branch.is_valid(value))
+                // The root rejects the message: when the rest finds nothing wrong, the
+                // alternative is what fails. Otherwise the alternative's errors only
+                // when it has any: asking costs less than walking a valid alternative
+                // for errors.
+                let rest_errors: Vec<_> = rest.iter_errors(value).collect();
+                let branch_fails = rest_errors.is_empty() || !branch.is_valid(value);
+                let errors = rest_errors.into_iter().chain(
+                    branch_fails
                         .then(|| branch.iter_errors(value))
                         .into_iter()
                         .flatten(),

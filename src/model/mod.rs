@@ -82,6 +82,7 @@ use serde_json::Value;
 
 pub use error::{Error, Warning};
 pub use outline::{expr_text, outline};
+pub(crate) use parse::subschemas_mut;
 pub use parse::{Sources, pascal_case};
 
 /// A parsed schema document.

@@ -11,6 +11,7 @@ use super::narrow::{Narrow, Route};
 use serde_json::{Map, Value};
 
 use super::checks::{Checks, Verdict};
+use super::const_unions;
 use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
 use super::faults::{self, Fault};
@@ -152,6 +153,9 @@ pub struct CompiledSchema {
     checks: OnceLock<Option<Checks>>,
     /// The tags of the document's unions, as the explainer finds them.
     unions: discriminator::Memo,
+    /// The document with its unions of constants written as enums, for the engines of
+    /// narrowed explanations ([`Narrow`]), on first need.
+    explaining: OnceLock<Value>,
 }
 
 /// How many violations a message gets at most, unless set otherwise
@@ -191,7 +195,26 @@ fn unusable(pointer: &str, message: impl Into<String>) -> Error {
 }
 
 pub(super) fn build(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
-    let mut builder = jsonschema::options().with_retriever(options.retriever.clone());
+    build_with(options.retriever.clone(), options, schema)
+}
+
+/// [`build`] for an engine that only explains: the documents `$ref`s lead to are read
+/// with their unions of constants written as enums, as `schema` should be
+/// ([`const_unions`]).
+pub(super) fn build_explaining(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
+    build_with(
+        const_unions::WithEnums(options.retriever.clone()),
+        options,
+        schema,
+    )
+}
+
+fn build_with(
+    retriever: impl jsonschema::Retrieve + 'static,
+    options: &SchemaOptions,
+    schema: &Value,
+) -> Result<Engine> {
+    let mut builder = jsonschema::options().with_retriever(retriever);
     if let Some(base) = &options.base_uri {
         builder = builder.with_base_uri(base.clone());
     }
@@ -360,6 +383,7 @@ impl CompiledSchema {
             max_errors: DEFAULT_MAX_ERRORS,
             checks: OnceLock::new(),
             unions: discriminator::Memo::default(),
+            explaining: OnceLock::new(),
         })
     }
 
@@ -640,10 +664,13 @@ impl CompiledSchema {
         if route == Route::Whole {
             return None;
         }
-        let rest = narrow.rest(&self.document, &self.options)?;
+        let document = self
+            .explaining
+            .get_or_init(|| const_unions::with_enums(self.document.clone()));
+        let rest = narrow.rest(document, &self.options)?;
         match route {
             Route::Branch(index) => {
-                let branch = narrow.branch(&self.document, &self.options, index)?;
+                let branch = narrow.branch(document, &self.options, index)?;
                 // The root rejects the message: when the rest finds nothing wrong, the
                 // alternative is what fails. Otherwise the alternative's errors only
                 // when it has any: asking costs less than walking a valid alternative

@@ -43,6 +43,7 @@
 mod checks;
 pub mod command;
 mod compiled;
+mod const_unions;
 mod discriminator;
 mod explain;
 mod faults;

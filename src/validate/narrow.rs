@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use jsonschema::Validator as Engine;
 use serde_json::Value;
 
-use super::compiled::{SchemaOptions, build, rooted_anywhere};
+use super::compiled::{SchemaOptions, build_explaining, rooted_anywhere};
 use super::discriminator::{self, Discriminator};
 use super::few::Few;
 use crate::tags::BranchTag;
@@ -160,7 +160,7 @@ impl Narrow {
                 } else {
                     rooted_anywhere(&copy, &self.pointer, options.base_uri.as_deref())
                 };
-                build(options, &source).ok()
+                build_explaining(options, &source).ok()
             })
             .as_ref()
     }
@@ -176,7 +176,7 @@ impl Narrow {
             .get(index)?
             .get_or_init(|| {
                 let pointer = format!("{}/{}/{index}", self.pointer, self.keyword);
-                build(
+                build_explaining(
                     options,
                     &rooted_anywhere(document, &pointer, options.base_uri.as_deref()),
                 )

@@ -257,7 +257,7 @@ pub(super) fn subschemas<'v>(
 
 /// Calls `visit` with every subschema of `schema`, mutably (the same keywords as
 /// [`subschemas`]).
-pub(super) fn subschemas_mut(schema: &mut Map<String, Value>, mut visit: impl FnMut(&mut Value)) {
+pub(crate) fn subschemas_mut(schema: &mut Map<String, Value>, mut visit: impl FnMut(&mut Value)) {
     for (key, value) in schema.iter_mut() {
         let key = key.as_str();
         if ONE_SCHEMA.contains(&key) {

@@ -31,6 +31,7 @@ mod unions;
 
 use constraints::constraints_of;
 pub use keywords::pascal_case;
+pub(crate) use keywords::subschemas_mut;
 use keywords::*;
 use unions::type_name;
 

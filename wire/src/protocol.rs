@@ -77,18 +77,15 @@ pub(crate) fn tagged<T: Tagged>(value: &T) -> Accepted {
     Accepted { tag, unknown }
 }
 
-/// Decodes `text` as `T` with [`crate::Strict`] and reports it with `report`; for the
-/// verdict only ([`crate::strict::verdict_only`]).
+/// Decodes `text` as `T` with [`crate::Strict`] and reports it with `report`.
 pub(crate) fn check_text<T: DeserializeOwned>(
     text: &str,
     report: fn(&T) -> Accepted,
 ) -> Result<Accepted, serde_json::Error> {
-    crate::strict::verdict_only(|| {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let value = T::deserialize(crate::Strict(&mut de))?;
-        de.end()?;
-        Ok(report(&value))
-    })
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(crate::Strict(&mut de))?;
+    de.end()?;
+    Ok(report(&value))
 }
 
 /// Decodes an already parsed `value` as `T` and reports it with `report`.
@@ -256,9 +253,7 @@ impl Root {
     }
 
     /// serde's verdict on `text` as this type, without re-encoding: the fast path of the
-    /// runtime validator. The decoded value is dropped. The error is serde's, except
-    /// that an unknown variant or field name is not followed by the names expected
-    /// ([`Self::decode_error`] has serde's whole message, and the path).
+    /// runtime validator. The decoded value is dropped.
     pub fn check(&self, text: &str) -> Result<Accepted, serde_json::Error> {
         (self.check)(text)
     }

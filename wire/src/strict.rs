@@ -6,8 +6,6 @@
 //! Swift `Codable` accepts. [`Strict`] forwards everything to the wrapped deserializer,
 //! except that `deserialize_struct` becomes `deserialize_map`, at every depth.
 
-use std::cell::Cell;
-
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
@@ -323,30 +321,8 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for StrictAccess<A> {
     }
 }
 
-thread_local! {
-    /// Whether unknown names are reported in serde's first words only (see
-    /// [`verdict_only`]).
-    static TERSE: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `decode` for its verdict: an unknown variant or field name is reported as
-/// "unknown variant `x`", serde's words without the list of expected names that follows
-/// them (writing the list, and serde_json's search of the longer message for a position,
-/// were most of what a rejected decode cost beyond reading the text).
-pub(crate) fn verdict_only<R>(decode: impl FnOnce() -> R) -> R {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            TERSE.with(|terse| terse.set(self.0));
-        }
-    }
-    let _restore = Restore(TERSE.with(|terse| terse.replace(true)));
-    decode()
-}
-
 /// The error of a string visitor run by [`StrictVisitor`]: its message, to be handed to
-/// the deserializer's own error type. The messages are serde's, word for word (cut
-/// after the name under [`verdict_only`]).
+/// the deserializer's own error type. The messages are serde's, word for word.
 #[derive(Debug)]
 struct Listed(String);
 
@@ -365,9 +341,6 @@ impl Listed {
         out.push_str(" `");
         out.push_str(name);
         out.push('`');
-        if TERSE.with(Cell::get) {
-            return Self(out);
-        }
         match expected {
             [] => {
                 out.push_str(", there are no ");
@@ -471,29 +444,5 @@ mod tests {
             "unknown field `extra`, expected `level` at line 1 column 25"
         );
         assert!(from_str::<Pair>(r#"{"level": "warn"}"#).is_ok());
-    }
-
-    #[test]
-    fn a_verdict_only_decode_stops_at_the_name_and_restores_the_full_words() {
-        let error = verdict_only(|| from_str::<Pair>(r#"{"level": "loud"}"#)).unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "unknown variant `loud` at line 1 column 16"
-        );
-        let error = verdict_only(|| from_str::<Pair>(r#"{"level": "info", "x": 1}"#)).unwrap_err();
-        assert_eq!(error.to_string(), "unknown field `x` at line 1 column 21");
-        assert!(verdict_only(|| from_str::<Pair>(r#"{"level": "warn"}"#)).is_ok());
-        // Nested, and after a panic inside: the outer mode comes back.
-        assert!(verdict_only(
-            || verdict_only(|| TERSE.with(Cell::get)) && TERSE.with(Cell::get)
-        ));
-        assert!(!TERSE.with(Cell::get));
-        assert!(std::panic::catch_unwind(|| verdict_only(|| panic!("inside"))).is_err());
-        assert!(!TERSE.with(Cell::get));
-        let error = from_str::<Pair>(r#"{"level": "loud"}"#).unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "unknown variant `loud`, expected one of `info`, `warn`, `error` at line 1 column 16"
-        );
     }
 }

@@ -200,8 +200,8 @@ pub(super) fn build(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
 
 /// [`build`] for an engine that only explains: the documents `$ref`s lead to are read
 /// with their unions of constants written as enums, as `schema` should be
-/// ([`const_unions`]). Not under a draft-04 `schema`, whose referenced documents
-/// without a `$schema` of their own are read as draft 4 too (no `const`).
+/// ([`const_unions`]). Not under a draft-04 `schema`, as a precaution: a referenced
+/// document without a `$schema` of its own may be read as draft 4 there (no `const`).
 pub(super) fn build_explaining(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
     if jsonschema::Draft::default().detect(schema) == jsonschema::Draft::Draft4 {
         return build(options, schema);

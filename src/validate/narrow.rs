@@ -298,4 +298,41 @@ mod tests {
             }
         }
     }
+
+    /// Under a draft-04 root, a referenced document without `$schema` is read as draft 4:
+    /// its `const` is no keyword, so its union of "constants" is not an enum (here both
+    /// alternatives take every value, and the `oneOf` fails on any). The message also
+    /// lacks `id`, so the narrowed explanation finds something either way (an empty one
+    /// falls back to the whole root). This passes without the draft-04 guard in
+    /// `build_explaining` too; the guard is a precaution.
+    #[test]
+    fn a_draft_04_root_reads_its_references_as_draft_04() {
+        let dir = tempfile::tempdir().unwrap();
+        let other = json!({"definitions": {"Mode": {"oneOf": [{"const": "x"}, {"const": "y"}]}}});
+        std::fs::write(dir.path().join("other.json"), other.to_string()).unwrap();
+        let root = json!({
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "$ref": "#/definitions/U",
+            "definitions": {"U": {
+                "type": "object",
+                "required": ["id"],
+                "oneOf": [
+                    {"properties": {"kind": {"enum": ["a"]}, "mode": {"$ref": "other.json#/definitions/Mode"}}, "required": ["kind"]},
+                    {"properties": {"kind": {"enum": ["b"]}}, "required": ["kind"]}
+                ]
+            }}
+        });
+        let path = dir.path().join("root.json");
+        std::fs::write(&path, root.to_string()).unwrap();
+        assert!(
+            Narrow::new(&root, "/definitions/U").is_some(),
+            "a tagged union"
+        );
+        let options = crate::validate::SchemaOptions::for_file(&path);
+        let schema = CompiledSchema::compile(root, options).unwrap();
+        let (narrowed, whole) = schema.explanations(0, &json!({"kind": "a", "mode": "x"}));
+        // The missing `id`, and the mode draft 4 rejects.
+        assert_eq!(whole.len(), 2, "{whole:?}");
+        assert_eq!(narrowed, whole);
+    }
 }

@@ -10,12 +10,11 @@
 use jsonschema::{Draft, Retrieve, Uri};
 use serde_json::{Map, Value};
 
-use crate::model::subschemas_mut;
+use crate::model::{MAX_SCHEMA_DEPTH, subschemas_mut};
 
-/// Below this depth subschemas are left as they are (the walk is recursive).
-const DEPTH: usize = 128;
-
-/// Annotations an alternative may carry beside its constant.
+/// Annotations an alternative may carry beside its constant. Narrower than the model's
+/// annotation keywords: an alternative with an `$id`, `$anchor` or `$defs` may be a
+/// `$ref`'s target, which the rewrite would remove.
 const ANNOTATIONS: &[&str] = &[
     "description",
     "title",
@@ -27,9 +26,9 @@ const ANNOTATIONS: &[&str] = &[
 ];
 
 /// `document` with every `oneOf`/`anyOf` of string constants in a subschema written as an
-/// `enum` of the constants, in the keyword's place (see [`as_enum`]). A draft-04
-/// document (which has no `const`) and a subschema with a `$schema` of its own are
-/// left as they are.
+/// `enum` of the constants, in the keyword's place (see [`as_enum`]), down to the depth
+/// the model parses schemas to. A draft-04 document (which has no `const`) and a
+/// subschema with a `$schema` of its own are left as they are.
 pub fn with_enums(mut document: Value) -> Value {
     if !matches!(Draft::default().detect(&document), Draft::Draft4) {
         walk(&mut document, 0);
@@ -51,10 +50,9 @@ impl<R: Retrieve> Retrieve for WithEnums<R> {
 }
 
 fn walk(node: &mut Value, depth: usize) {
-    let Some(schema) = node
-        .as_object_mut()
-        .filter(|schema| depth < DEPTH && (depth == 0 || !schema.contains_key("$schema")))
-    else {
+    let Some(schema) = node.as_object_mut().filter(|schema| {
+        depth < MAX_SCHEMA_DEPTH && (depth == 0 || !schema.contains_key("$schema"))
+    }) else {
         return;
     };
     for keyword in ["oneOf", "anyOf"] {

@@ -39,7 +39,7 @@ pub use refs::Sources;
 use refs::{Resources, Target};
 
 /// How deep schemas may nest (objects inside arrays inside properties ...).
-const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 pub(super) fn build(
     file: &str,

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use jsonschema::Validator as Engine;
+use jsonschema::json::{Json, SerdeJson};
 
-use super::narrow::{Narrow, Route};
+use super::narrow::{Narrow, Route, Walked};
 use serde_json::{Map, Value};
 
 use super::checks::{Checks, Verdict};
@@ -16,9 +17,10 @@ use super::discriminator::{self, Discriminator};
 use super::explain::Explainer;
 use super::faults::{self, Fault};
 use super::few::{Few, same};
+use super::message::{Member, Message};
 use super::report::{Name, Violation, copied, interned};
 use super::retrieve::LocalRetriever;
-use super::tape;
+use super::tape::{self, json::TapeJson, json::TapeNode};
 use crate::{Error, Result};
 
 /// How user schemas are compiled.
@@ -109,18 +111,18 @@ impl CompiledRoot {
     /// Whether an accepted message is this open union's unknown case (R4): it has a
     /// tag, and the root does not know it.
     pub fn takes_as_unknown(&self, value: &Value) -> bool {
-        let tag = self.tag_member(value);
+        let tag = self.tag_member(value).map(Member::of);
         self.union.as_ref().is_some_and(|d| d.is_open())
-            && tag.is_some_and(Value::is_string)
-            && !self.knows_tag(tag)
+            && tag.as_ref().is_some_and(|tag| tag.as_str().is_some())
+            && !self.knows_tag(tag.as_ref())
     }
 
     /// Whether this root knows `tag`, the value of the message's tag member (see
     /// [`Self::tag_member`]).
-    pub fn knows_tag(&self, tag: Option<&Value>) -> bool {
+    pub fn knows_tag(&self, tag: Option<&Member<'_>>) -> bool {
         match (&self.union, tag) {
-            (Some(_), Some(Value::String(tag))) => self.known_strings.get(tag).is_some(),
-            (Some(d), Some(tag)) => d.knows(tag),
+            (Some(_), Some(Member::Str(tag))) => self.known_strings.get(tag).is_some(),
+            (Some(d), Some(tag)) => d.knows(&tag.to_value()),
             _ => false,
         }
     }
@@ -170,7 +172,7 @@ fn named(tag: &str, known: Option<&Name>) -> Name {
 /// `value[key]` for an object. A message's objects are small: up to 8 members, comparing
 /// the keys one by one is cheaper than hashing `key` (serde_json's map hashes with
 /// SipHash).
-fn member<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+pub(super) fn member<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
     match value {
         Value::Object(map) if map.len() <= 8 => {
             map.iter().find_map(|(k, v)| (k == key).then_some(v))
@@ -202,9 +204,13 @@ pub(super) fn build(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
 /// with their unions of constants written as enums, as `schema` should be
 /// ([`const_unions`]). Not under a draft-04 `schema`, as a precaution: a referenced
 /// document without a `$schema` of its own may be read as draft 4 there (no `const`).
-pub(super) fn build_explaining(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
+/// It walks messages in representation `F` (a tape, [`TapeJson`], or a `Value`).
+pub(super) fn build_explaining<F: Json>(
+    options: &SchemaOptions,
+    schema: &Value,
+) -> Result<jsonschema::Validator<F>> {
     if jsonschema::Draft::default().detect(schema) == jsonschema::Draft::Draft4 {
-        return build(options, schema);
+        return build_with(options.retriever.clone(), options, schema);
     }
     build_with(
         const_unions::WithEnums(options.retriever.clone()),
@@ -213,12 +219,12 @@ pub(super) fn build_explaining(options: &SchemaOptions, schema: &Value) -> Resul
     )
 }
 
-fn build_with(
+fn build_with<F: Json>(
     retriever: impl jsonschema::Retrieve + 'static,
     options: &SchemaOptions,
     schema: &Value,
-) -> Result<Engine> {
-    let mut builder = jsonschema::options().with_retriever(retriever);
+) -> Result<jsonschema::Validator<F>> {
+    let mut builder = jsonschema::options_for::<F>().with_retriever(retriever);
     if let Some(base) = &options.base_uri {
         builder = builder.with_base_uri(base.clone());
     }
@@ -456,20 +462,23 @@ impl CompiledSchema {
         self.roots.iter().position(|r| r.name == name)
     }
 
-    /// Every violation of `value` against root `index` (empty when it is valid). An
+    /// Every violation of `message` against root `index` (empty when it is valid). An
     /// envelope whose content is absent or `null` is explained as if the content were
     /// `{}` (rule R3), so the violations name the keys the content lacks.
-    pub fn violations(&self, index: usize, value: &Value) -> Vec<Violation> {
-        let violations = self.raw_violations(index, value);
+    pub fn violations(&self, index: usize, message: &Message<'_>) -> Vec<Violation> {
+        let violations = self.raw_violations(index, message);
         let root = &self.roots[index];
-        if let (false, Some(key), Value::Object(map)) =
-            (violations.is_empty(), &root.content_key, value)
-            && member(value, key).is_none_or(Value::is_null)
+        if let (false, Some(key), true) = (
+            violations.is_empty(),
+            &root.content_key,
+            message.is_object(),
+        ) && message.member(key).is_none_or(|m| m.is_null())
+            && let Value::Object(map) = message.value()
         {
             let mut filled = map.clone();
             filled.insert(key.clone(), Value::Object(Default::default()));
             let filled = Value::Object(filled);
-            let explained = self.raw_violations(index, &filled);
+            let explained = self.raw_violations(index, &Message::Value(&filled));
             if !explained.is_empty() {
                 return explained;
             }
@@ -477,14 +486,16 @@ impl CompiledSchema {
         violations
     }
 
-    /// Whether root `index` is a tagged union that `value`, an object, fails on its tag
+    /// Whether root `index` is a tagged union that `message`, an object, fails on its tag
     /// alone, the tag being absent or `null`: then its violations hold that required key
     /// at the top level, unless others fill [`Self::max_errors`] first.
-    pub fn lacks_tag(&self, index: usize, value: &Value) -> bool {
+    pub fn lacks_tag(&self, index: usize, message: &Message<'_>) -> bool {
         self.roots[index].narrow.as_ref().is_some_and(|narrow| {
-            value.is_object()
-                && member(value, &narrow.union.key).is_none_or(Value::is_null)
-                && narrow.route(value) == Route::Tag
+            message.is_object()
+                && message
+                    .member(&narrow.union.key)
+                    .is_none_or(|m| m.is_null())
+                && narrow.route(message) == Route::Tag
         })
     }
 
@@ -631,30 +642,45 @@ impl CompiledSchema {
         self.roots[index].engine.is_valid(value)
     }
 
-    /// Every violation of `value` against root `index`. A message of a tagged union is
+    /// Every violation of `message` against root `index`. A message of a tagged union is
     /// explained by the rest of the root and what its tag decides (see [`Narrow`]), not
     /// by the whole union, where that gives the same violations.
-    fn raw_violations(&self, index: usize, value: &Value) -> Vec<Violation> {
+    fn raw_violations(&self, index: usize, message: &Message<'_>) -> Vec<Violation> {
         let root = &self.roots[index];
-        let explainer = Explainer::new(&self.document, value).with_unions(&self.unions);
+        let explainer = Explainer::new(&self.document, message).with_unions(&self.unions);
         if let Some(violations) = root
             .narrow
             .as_ref()
-            .and_then(|narrow| self.narrowed(narrow, &explainer, value))
+            .and_then(|narrow| self.narrowed(narrow, &explainer, message))
             .filter(|violations| !violations.is_empty())
         {
             return violations;
         }
-        explainer.explain_at_most(root.engine.iter_errors(value), self.max_errors)
+        explainer.explain_at_most(root.engine.iter_errors(message.value()), self.max_errors)
     }
 
-    /// Root `index`'s violations of `value` as [`Self::raw_violations`] finds them, and
+    /// Root `index`'s violations of a message as [`Self::raw_violations`] finds them, and
     /// as the whole root's errors give them (for the tests that hold the two equal).
-    pub fn explanations(&self, index: usize, value: &Value) -> (Vec<Violation>, Vec<Violation>) {
-        let whole = Explainer::new(&self.document, value)
+    /// The message is `text`, on its tape where it has one.
+    pub fn explanations(
+        &self,
+        index: usize,
+        text: &str,
+    ) -> Option<(Vec<Violation>, Vec<Violation>)> {
+        let tape = tape::read(text, self.rust_integers);
+        let value: Value;
+        let message = match &tape {
+            Some(tape) => Message::on_tape(tape),
+            None => {
+                value = serde_json::from_str(text).ok()?;
+                Message::Value(&value)
+            }
+        };
+        let engine = &self.roots[index].engine;
+        let whole = Explainer::new(&self.document, &message)
             .with_unions(&self.unions)
-            .explain_at_most(self.roots[index].engine.iter_errors(value), self.max_errors);
-        (self.raw_violations(index, value), whole)
+            .explain_at_most(engine.iter_errors(message.value()), self.max_errors);
+        Some((self.raw_violations(index, &message), whole))
     }
 
     /// [`Self::raw_violations`] through `narrow`; `None` when it cannot tell.
@@ -662,25 +688,49 @@ impl CompiledSchema {
         &self,
         narrow: &Narrow,
         explainer: &Explainer<'_>,
-        value: &Value,
+        message: &Message<'_>,
     ) -> Option<Vec<Violation>> {
-        let route = narrow.route(value);
+        let route = narrow.route(message);
         if route == Route::Whole {
             return None;
         }
+        // The engines walk the message's tape, or else its `Value`.
+        match message.tape() {
+            Some(tape) => self.narrowed_in::<TapeJson>(
+                narrow,
+                explainer,
+                message,
+                route,
+                TapeNode::root(tape),
+            ),
+            None => {
+                self.narrowed_in::<SerdeJson>(narrow, explainer, message, route, message.value())
+            }
+        }
+    }
+
+    /// [`Self::narrowed`] on `value`, `message` in representation `F`.
+    fn narrowed_in<'v, F: Walked>(
+        &'v self,
+        narrow: &'v Narrow,
+        explainer: &Explainer<'_>,
+        message: &Message<'_>,
+        route: Route,
+        value: F::Node<'v>,
+    ) -> Option<Vec<Violation>> {
         let document = self
             .explaining
             .get_or_init(|| const_unions::with_enums(self.document.clone()));
-        let rest = narrow.rest(document, &self.options)?;
+        let rest = narrow.rest::<F>(document, &self.options)?;
         match route {
             Route::Branch(index) => {
-                let branch = narrow.branch(document, &self.options, index)?;
+                let branch = narrow.branch::<F>(document, &self.options, index)?;
                 // The root rejects the message: when the rest finds nothing wrong, the
                 // alternative is what fails. Otherwise the alternative's errors only
                 // when it has any: asking costs less than walking a valid alternative
                 // for errors.
-                let rest_errors: Vec<_> = rest.iter_errors(value).collect();
-                let branch_fails = rest_errors.is_empty() || !branch.is_valid(value);
+                let rest_errors: Vec<_> = rest.iter_errors(value.clone()).collect();
+                let branch_fails = rest_errors.is_empty() || !branch.is_valid(value.clone());
                 let errors = rest_errors.into_iter().chain(
                     branch_fails
                         .then(|| branch.iter_errors(value))
@@ -692,7 +742,7 @@ impl CompiledSchema {
             _ => {
                 let mut violations =
                     explainer.explain_at_most(rest.iter_errors(value), self.max_errors);
-                let fault = explainer.tag_fault(&narrow.union, "", value)?;
+                let fault = explainer.tag_fault(&narrow.union, "", message.value())?;
                 if violations.len() < self.max_errors
                     && !violations
                         .iter()
@@ -784,7 +834,7 @@ pub struct CompiledReply {
 impl CompiledReply {
     /// Every violation of reply data `value` (pointers relative to the data).
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
-        Explainer::new(&self.document, value)
+        Explainer::new(&self.document, &Message::Value(value))
             .explain_at_most(self.engine.iter_errors(value), self.max_errors)
     }
 }

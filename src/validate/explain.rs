@@ -12,6 +12,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
 use super::discriminator::{self, Discriminator};
+use super::message::Message;
 use super::report::{Violation, ViolationKind};
 use crate::json_pointer;
 
@@ -20,7 +21,7 @@ pub struct Explainer<'a> {
     document: &'a Value,
     /// The document's `$id`, read on first need (most messages' errors do not ask).
     base: std::cell::OnceCell<Option<&'a str>>,
-    message: &'a Value,
+    message: &'a Message<'a>,
     /// Where the document's unions' tags are kept from message to message.
     unions: Option<&'a discriminator::Memo>,
 }
@@ -28,7 +29,7 @@ pub struct Explainer<'a> {
 impl<'a> Explainer<'a> {
     /// An explainer for the errors of `message` from validators compiled from
     /// `document`.
-    pub fn new(document: &'a Value, message: &'a Value) -> Self {
+    pub fn new(document: &'a Value, message: &'a Message<'a>) -> Self {
         Self {
             document,
             base: std::cell::OnceCell::new(),
@@ -49,9 +50,7 @@ impl<'a> Explainer<'a> {
     /// Whether the value at `pointer` is a member of an object (not an array item).
     fn is_member(&self, pointer: &str) -> bool {
         match pointer.rsplit_once('/') {
-            Some((parent, _)) => {
-                json_pointer::get(self.message, parent).is_some_and(Value::is_object)
-            }
+            Some((parent, _)) => self.message.is_object_at(parent),
             None => false,
         }
     }
@@ -123,7 +122,8 @@ impl<'a> Explainer<'a> {
 
     fn one(&self, error: &ValidationError<'_>, out: &mut Vec<Violation>) {
         let at = error.instance_path().as_str().to_owned();
-        let instance: &Value = error.instance();
+        // Built on first need (a missing key needs none; see `tape::json`).
+        let instance = || -> &Value { error.instance() };
         match error.kind() {
             ValidationErrorKind::Required { property } => {
                 let key = property
@@ -144,7 +144,7 @@ impl<'a> Explainer<'a> {
                         .expected_found("present", "absent"),
                 );
             }
-            ValidationErrorKind::Type { kind } if instance.is_null() && self.is_member(&at) => {
+            ValidationErrorKind::Type { kind } if instance().is_null() && self.is_member(&at) => {
                 let key = at.rsplit('/').next().unwrap_or_default();
                 let key = crate::json_pointer::unescape(key);
                 let expected = type_names(kind);
@@ -161,7 +161,7 @@ impl<'a> Explainer<'a> {
                 out.push(Violation::new(kind, at, message).expected_found(expected, "null"));
             }
             ValidationErrorKind::Type { kind } => {
-                out.push(wrong_type(at, &type_names(kind), instance));
+                out.push(wrong_type(at, &type_names(kind), instance()));
             }
             ValidationErrorKind::Enum { options } => {
                 let expected = one_of(options.as_array().map_or(&[][..], Vec::as_slice));
@@ -169,25 +169,25 @@ impl<'a> Explainer<'a> {
                     ViolationKind::UnknownEnumValue,
                     at,
                     expected,
-                    instance,
+                    instance(),
                 ));
             }
             ValidationErrorKind::Constant { expected_value } => {
                 let expected = abbreviate(expected_value);
-                out.push(must_be(ViolationKind::WrongConst, at, expected, instance));
+                out.push(must_be(ViolationKind::WrongConst, at, expected, instance()));
             }
-            ValidationErrorKind::Minimum { limit } => out.push(range(&at, ">=", limit, instance)),
-            ValidationErrorKind::Maximum { limit } => out.push(range(&at, "<=", limit, instance)),
+            ValidationErrorKind::Minimum { limit } => out.push(range(&at, ">=", limit, instance())),
+            ValidationErrorKind::Maximum { limit } => out.push(range(&at, "<=", limit, instance())),
             ValidationErrorKind::ExclusiveMinimum { limit } => {
-                out.push(range(&at, ">", limit, instance))
+                out.push(range(&at, ">", limit, instance()))
             }
             ValidationErrorKind::ExclusiveMaximum { limit } => {
-                out.push(range(&at, "<", limit, instance))
+                out.push(range(&at, "<", limit, instance()))
             }
-            ValidationErrorKind::Not { schema } => out.push(self.not(&at, schema, instance)),
+            ValidationErrorKind::Not { schema } => out.push(self.not(&at, schema, instance())),
             ValidationErrorKind::OneOfNotValid { context }
             | ValidationErrorKind::AnyOf { context } => {
-                self.none_matched(error, &at, instance, context, out)
+                self.none_matched(error, &at, instance(), context, out)
             }
             ValidationErrorKind::OneOfMultipleValid { .. } => {
                 out.push(self.several_matched(error, &at))
@@ -208,7 +208,7 @@ impl<'a> Explainer<'a> {
             ValidationErrorKind::FalseSchema => out.push(Violation::new(
                 ViolationKind::Constraint,
                 at,
-                format!("no value is allowed here; found {}", abbreviate(instance)),
+                format!("no value is allowed here; found {}", abbreviate(instance())),
             )),
             _ => {
                 let kind = match error.kind() {
@@ -789,7 +789,8 @@ mod tests {
 
     fn violations(schema: Value, instance: Value) -> Vec<Violation> {
         let validator = jsonschema::validator_for(&schema).unwrap();
-        Explainer::new(&schema, &instance).explain(validator.iter_errors(&instance))
+        Explainer::new(&schema, &Message::Value(&instance))
+            .explain(validator.iter_errors(&instance))
     }
 
     #[test]

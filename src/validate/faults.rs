@@ -91,26 +91,27 @@ pub fn parse(text: &str) -> Option<(Value, Vec<Fault>)> {
     .document()
 }
 
-/// `text` read as serde_json reads it into a [`Value`], with the faults it holds: none
-/// for most messages (built from the tape, which refuses a text with any of them); when
-/// the text has a value fault, a key given twice or an integral float, serde reads it,
-/// then [`parse`] reads it again to place them.
+/// How [`read`] read a text.
+pub enum Read<'t> {
+    /// A text without faults, on its tape (see `tape::read`): it reads as serde_json
+    /// reads it, and its `Value` is built only if asked.
+    Tape(Tape<'t>),
+    /// A text the tape does not read, as serde_json reads it into a [`Value`], with the
+    /// faults it holds (none, when serde_json reads it as it is).
+    Value(Value, Vec<Fault>),
+}
+
+/// `text` read as serde_json reads it: on a tape, for most messages (the tape refuses a
+/// text with any fault, and its syntax pass costs less than serde's visitor calls);
+/// when the text has a value fault, a key given twice or an integral float, serde reads
+/// it into a [`Value`], then [`parse`] reads it again to place them.
 /// The error is serde_json's, for a text that is not JSON.
 /// Integral floats are looked for only when `integers` (the schema has a Rust integer
 /// `format`, see [`has_rust_integers`]).
-/// The tape the value was built from comes too, when it was (then there is no fault),
-/// for placing violations without reading the text again
-/// ([`super::locate::locate_on_tape`]).
-pub fn read(
-    text: &str,
-    integers: bool,
-) -> Result<(Value, Vec<Fault>, Option<Tape<'_>>), serde_json::Error> {
-    // A text the tape reads holds no fault (the tape refuses each kind, see
-    // `tape::read`) and reads as serde_json reads it: the value is built from the tape,
-    // whose syntax pass costs less than serde's visitor calls.
+pub fn read(text: &str, integers: bool) -> Result<Read<'_>, serde_json::Error> {
     match super::tape::read(text, integers) {
-        Some(tape) => Ok((tape.to_value(0), Vec::new(), Some(tape))),
-        None => read_by_serde(text, integers).map(|(value, found)| (value, found, None)),
+        Some(tape) => Ok(Read::Tape(tape)),
+        None => read_by_serde(text, integers).map(|(value, found)| Read::Value(value, found)),
     }
 }
 
@@ -777,7 +778,7 @@ mod tests {
                     Err(err) => Err(err.to_string()),
                 };
                 assert_eq!(
-                    shown(read(text, integers).map(|(value, found, _)| (value, found))),
+                    shown(read(text, integers).map(parts)),
                     shown(read_by_serde(text, integers)),
                     "{text} {integers}"
                 );
@@ -907,17 +908,25 @@ mod tests {
         assert_eq!(kept_pointers(schema, text), ["/id"]);
     }
 
+    /// What [`read`] read, as a `Value` and faults.
+    fn parts(read: Read<'_>) -> (Value, Vec<Fault>) {
+        match read {
+            Read::Tape(tape) => (tape.to_value(0), Vec::new()),
+            Read::Value(value, found) => (value, found),
+        }
+    }
+
     #[test]
     fn read_finds_keys_twice_and_reads_clean_texts_once() {
-        let (value, found, _) = read(r#"{"a": {"b": 1, "b": 2}}"#, true).unwrap();
+        let (value, found) = parts(read(r#"{"a": {"b": 1, "b": 2}}"#, true).unwrap());
         assert_eq!(value, json!({"a": {"b": 2}}));
         assert_eq!(found[0].pointer, "/a/b");
         assert_eq!(found[0].offset, 15);
-        let (_, found, _) = read(r#"{"a": {"b": 1, "c": 2}, "b": 3.5}"#, true).unwrap();
+        let (_, found) = parts(read(r#"{"a": {"b": 1, "c": 2}, "b": 3.5}"#, true).unwrap());
         assert!(found.is_empty());
         assert!(read(r#"{"a": 1,}"#, true).is_err());
-        assert!(read("[1.0]", true).unwrap().1.len() == 1);
-        assert!(read("[1.0]", false).unwrap().1.is_empty());
+        assert!(parts(read("[1.0]", true).unwrap()).1.len() == 1);
+        assert!(parts(read("[1.0]", false).unwrap()).1.is_empty());
         assert!(read("[1] 2", true).is_err());
     }
 

@@ -49,6 +49,7 @@ mod explain;
 mod faults;
 mod few;
 pub(crate) mod locate;
+mod message;
 mod narrow;
 mod output;
 mod report;

@@ -16,13 +16,54 @@
 
 use std::sync::OnceLock;
 
-use jsonschema::Validator as Engine;
+use jsonschema::Validator;
+use jsonschema::json::{Json, SerdeJson};
 use serde_json::Value;
 
 use super::compiled::{SchemaOptions, build_explaining, rooted_anywhere};
 use super::discriminator::{self, Discriminator};
 use super::few::Few;
+use super::message::{Member, Message};
+use super::tape::json::TapeJson;
 use crate::tags::BranchTag;
+
+/// The compiled parts of a [`Narrow`] root, for messages in representation `F`: a
+/// message's tape ([`TapeJson`]), or a `Value` (a message given as one, or an envelope
+/// explained with its content filled in).
+pub struct Parts<F: Json> {
+    /// The root's node without the union, compiled on first need (`None`: it did not
+    /// compile, or nothing is left to check).
+    rest: OnceLock<Option<Validator<F>>>,
+    /// Each alternative, compiled on first need.
+    branches: Vec<OnceLock<Option<Validator<F>>>>,
+}
+
+impl<F: Json> Parts<F> {
+    fn new(alternatives: usize) -> Self {
+        Self {
+            rest: OnceLock::new(),
+            branches: (0..alternatives).map(|_| OnceLock::new()).collect(),
+        }
+    }
+}
+
+/// A representation a [`Narrow`] root is compiled for.
+pub trait Walked: Json {
+    /// The root's parts for this representation.
+    fn parts(narrow: &Narrow) -> &Parts<Self>;
+}
+
+impl Walked for TapeJson {
+    fn parts(narrow: &Narrow) -> &Parts<Self> {
+        &narrow.on_tape
+    }
+}
+
+impl Walked for SerdeJson {
+    fn parts(narrow: &Narrow) -> &Parts<Self> {
+        &narrow.on_value
+    }
+}
 
 /// A root that is a tagged union, split for explaining.
 pub struct Narrow {
@@ -38,11 +79,10 @@ pub struct Narrow {
     open: Option<usize>,
     /// Whether every alternative requires the tag.
     all_require: bool,
-    /// The root's node without the union, compiled on first need (`None`: it did not
-    /// compile, or nothing is left to check).
-    rest: OnceLock<Option<Engine>>,
-    /// Each alternative, compiled on first need.
-    branches: Vec<OnceLock<Option<Engine>>>,
+    /// The parts, for messages on their tape.
+    on_tape: Parts<TapeJson>,
+    /// The parts, for messages as `Value`s (compiled only if one comes).
+    on_value: Parts<SerdeJson>,
 }
 
 /// What explains a rejected message of a [`Narrow`] root.
@@ -101,33 +141,35 @@ impl Narrow {
                 open,
                 all_require,
                 union,
-                rest: OnceLock::new(),
-                branches: alternatives.iter().map(|_| OnceLock::new()).collect(),
+                on_tape: Parts::new(alternatives.len()),
+                on_value: Parts::new(alternatives.len()),
             })
         })
     }
 
-    /// What explains `value`. Every alternative with known tags pins the tag to its own
+    /// What explains `message`. Every alternative with known tags pins the tag to its own
     /// values, so a tag one of them knows fails all the others; a tag none knows fails
     /// them all, leaving the open alternative (if any) to decide.
-    pub fn route(&self, value: &Value) -> Route {
-        let Some(object) = value.as_object() else {
+    pub fn route(&self, message: &Message<'_>) -> Route {
+        if !message.is_object() {
             return Route::Whole;
-        };
-        let Some(tag) = object.get(&self.union.key) else {
+        }
+        let Some(tag) = message.member(&self.union.key) else {
             return if self.all_require {
                 Route::Tag
             } else {
                 Route::Whole
             };
         };
-        let known = match tag {
-            Value::String(tag) => self.by_string.get(tag).copied(),
-            _ => self
-                .union
-                .branches
-                .iter()
-                .position(|b| matches!(b, BranchTag::Known(tags) if tags.contains(tag))),
+        let known = match &tag {
+            Member::Str(tag) => self.by_string.get(tag).copied(),
+            other => {
+                let tag = other.to_value();
+                self.union
+                    .branches
+                    .iter()
+                    .position(|b| matches!(b, BranchTag::Known(tags) if tags.contains(&tag)))
+            }
         };
         match (known, self.open) {
             (Some(index), _) => Route::Branch(index),
@@ -135,10 +177,9 @@ impl Narrow {
             // The open alternative decides a tag of the known tags' type, as the
             // explainer reads it; any other tag is left to the whole root.
             (None, Some(open))
-                if self
-                    .union
-                    .known_tags()
-                    .any(|t| std::mem::discriminant(t) == std::mem::discriminant(tag)) =>
+                if self.union.known_tags().any(|t| {
+                    std::mem::discriminant(t) == std::mem::discriminant(&*tag.to_value())
+                }) =>
             {
                 Route::Branch(open)
             }
@@ -148,8 +189,13 @@ impl Narrow {
 
     /// The rest of the root: its node without the union. `None` when it did not
     /// compile.
-    pub fn rest(&self, document: &Value, options: &SchemaOptions) -> Option<&Engine> {
-        self.rest
+    pub fn rest<F: Walked>(
+        &self,
+        document: &Value,
+        options: &SchemaOptions,
+    ) -> Option<&Validator<F>> {
+        F::parts(self)
+            .rest
             .get_or_init(|| {
                 let mut copy = document.clone();
                 copy.pointer_mut(&self.pointer)?
@@ -166,13 +212,14 @@ impl Narrow {
     }
 
     /// Alternative `index` on its own. `None` when it did not compile.
-    pub fn branch(
+    pub fn branch<F: Walked>(
         &self,
         document: &Value,
         options: &SchemaOptions,
         index: usize,
-    ) -> Option<&Engine> {
-        self.branches
+    ) -> Option<&Validator<F>> {
+        F::parts(self)
+            .branches
             .get(index)?
             .get_or_init(|| {
                 let pointer = format!("{}/{}/{index}", self.pointer, self.keyword);
@@ -244,8 +291,18 @@ mod tests {
             (json!({"kind": 3}), Route::Tag, Route::Whole),
             (json!([1]), Route::Whole, Route::Whole),
         ] {
-            assert_eq!(closed.route(&value), closed_route, "closed: {value}");
-            assert_eq!(open.route(&value), open_route, "open: {value}");
+            let message = Message::Value(&value);
+            assert_eq!(closed.route(&message), closed_route, "closed: {value}");
+            assert_eq!(open.route(&message), open_route, "open: {value}");
+            let text = value.to_string();
+            let tape = crate::validate::tape::read(&text, false).unwrap();
+            let message = Message::on_tape(&tape);
+            assert_eq!(
+                closed.route(&message),
+                closed_route,
+                "closed, tape: {value}"
+            );
+            assert_eq!(open.route(&message), open_route, "open, tape: {value}");
         }
         // An open alternative that does not exclude the known tags could take them too.
         let mut loose = union(true);
@@ -276,7 +333,9 @@ mod tests {
                 "#/$defs/U/oneOf/0"
             };
             let inner = schema.add_root(at).unwrap();
-            let (missing, _) = schema.explanations(inner, &json!({"kind": "a"}));
+            let (missing, _) = schema
+                .explanations(inner, &json!({"kind": "a"}).to_string())
+                .unwrap();
             assert_eq!(missing.len(), 1, "{missing:?}");
             assert_eq!(missing[0].pointer, "/n");
             for value in [
@@ -289,7 +348,7 @@ mod tests {
                 json!({"kind": 3}),
                 json!([1]),
             ] {
-                let (narrowed, whole_root) = schema.explanations(root, &value);
+                let (narrowed, whole_root) = schema.explanations(root, &value.to_string()).unwrap();
                 assert!(!whole_root.is_empty(), "{value} is rejected");
                 assert_eq!(
                     narrowed, whole_root,
@@ -330,7 +389,9 @@ mod tests {
         );
         let options = crate::validate::SchemaOptions::for_file(&path);
         let schema = CompiledSchema::compile(root, options).unwrap();
-        let (narrowed, whole) = schema.explanations(0, &json!({"kind": "a", "mode": "x"}));
+        let (narrowed, whole) = schema
+            .explanations(0, &json!({"kind": "a", "mode": "x"}).to_string())
+            .unwrap();
         // The missing `id`, and the mode draft 4 rejects.
         assert_eq!(whole.len(), 2, "{whole:?}");
         assert_eq!(narrowed, whole);

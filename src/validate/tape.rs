@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 
 use super::few::same;
 
+pub mod json;
 mod lex;
 
 /// One token of a [`Tape`].
@@ -56,6 +57,8 @@ pub struct Tape<'t> {
     tokens: Vec<Token<'t>>,
     /// The strings with escapes, unescaped, one after the other.
     unescaped: String,
+    /// The text read (for [`json`]'s values built on demand).
+    text: &'t str,
 }
 
 impl<'t> Tape<'t> {
@@ -134,6 +137,19 @@ impl<'t> Tape<'t> {
             next = self.end(next + 1);
         }
         None
+    }
+
+    /// The value JSON Pointer `pointer` points to, as
+    /// [`crate::json_pointer::get`] finds it in the message's `Value`.
+    pub fn pointer(&self, pointer: &str) -> Option<usize> {
+        if !pointer.is_empty() && !pointer.starts_with('/') {
+            return None;
+        }
+        crate::json_pointer::tokens(pointer).try_fold(0, |at, token| match self.tokens[at] {
+            Token::Object { .. } => self.member(at, &token),
+            Token::Array { .. } => self.items(at).nth(crate::json_pointer::index(&token)?),
+            _ => None,
+        })
     }
 
     /// The value starting at `at`, built (for a check the compiled form leaves to the
@@ -239,6 +255,7 @@ pub fn read(text: &str, integral_floats: bool) -> Option<Tape<'_>> {
     let mut tape = Tape {
         tokens: relabel(tokens),
         unescaped,
+        text,
     };
     tape.tokens.reserve(text.len() / 6 + 4);
     lex::Lexer::new(text, &mut tape, integral_floats).document()?;
@@ -369,6 +386,36 @@ mod tests {
         assert_eq!(escaped.str_at(1 + 1), Some("a\"b"));
         assert_eq!(escaped.member(0, "key"), Some(2));
         assert_eq!(tape.member(0, "zz"), None);
+    }
+
+    #[test]
+    fn a_pointer_finds_on_the_tape_what_it_finds_in_the_value() {
+        let text = r#"{"a": [10, {"b~/c": null}, [], {}], "": {"x": "y"}, "k\u0065y": 1}"#;
+        let tape = read(text, false).unwrap();
+        let value: Value = serde_json::from_str(text).unwrap();
+        for pointer in [
+            "",
+            "/a",
+            "/a/0",
+            "/a/1",
+            "/a/1/b~0~1c",
+            "/a/2",
+            "/a/3",
+            "/a/4",
+            "/a/01",
+            "/a/+1",
+            "/a/-",
+            "//x",
+            "/",
+            "/key",
+            "/a/0/x",
+            "a",
+            "/zz",
+        ] {
+            let expected = crate::json_pointer::get(&value, pointer);
+            let found = tape.pointer(pointer).map(|at| tape.to_value(at));
+            assert_eq!(found.as_ref(), expected, "{pointer}");
+        }
     }
 
     #[test]

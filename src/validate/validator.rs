@@ -17,6 +17,7 @@ use super::explain::child;
 use super::faults::{self, Fault};
 use super::few::same;
 use super::locate::{Peek, locate, locate_on_tape, locate_unique, peek_with};
+use super::message::{Member, Message};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind, copied, interned};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
@@ -318,19 +319,14 @@ impl Validator {
             .checks_verdict(self.schema.root_index(root)?, text)
     }
 
-    /// The violations of `value` against the root called `root` as a rejected message
-    /// is explained (a tagged union by what its tag decides), and as the whole root's
-    /// errors give them: for the tests that hold the two equal.
+    /// The violations of message `text` against the root called `root` as a rejected
+    /// message is explained (a tagged union by what its tag decides, on the text's tape
+    /// where it has one), and as the whole root's errors give them: for the tests that
+    /// hold the two equal. `None` for an unknown root or a text that is not JSON.
     #[doc(hidden)]
-    pub fn explanations(
-        &self,
-        root: &str,
-        value: &Value,
-    ) -> Option<(Vec<Violation>, Vec<Violation>)> {
-        Some(
-            self.schema
-                .explanations(self.schema.root_index(root)?, value),
-        )
+    pub fn explanations(&self, root: &str, text: &str) -> Option<(Vec<Violation>, Vec<Violation>)> {
+        self.schema
+            .explanations(self.schema.root_index(root)?, text)
     }
 
     /// Decodes `text` as the Rust message type `T` (e.g. `IpcMessage`), or returns the
@@ -477,13 +473,17 @@ impl Validator {
         if let Some(violation) = emptiness(text) {
             return Report::invalid(None, None, vec![violation]);
         }
-        let (value, found, tape) = match faults::read(text, self.schema.rust_integers) {
+        let read = match faults::read(text, self.schema.rust_integers) {
             Ok(read) => read,
             Err(err) => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
         };
-        let mut report = self.judge(&value, only, serde, Some(text));
+        let (message, found, tape) = match &read {
+            faults::Read::Tape(tape) => (Message::on_tape(tape), &[][..], Some(tape)),
+            faults::Read::Value(value, found) => (Message::Value(value), &found[..], None),
+        };
+        let mut report = self.judge(&message, only, serde, Some(text));
         if !found.is_empty() {
-            report = self.judge_faults(report, text, &value, &found);
+            report = self.judge_faults(report, text, message.value(), found);
         }
         // The read reports a key given twice as a fault; without one, the locator may
         // stop at the first member with the key it looks for.
@@ -535,7 +535,7 @@ impl Validator {
             Ok(report) => return report,
             Err(serde) => serde,
         };
-        self.judge(value, only, serde, None)
+        self.judge(&Message::Value(value), only, serde, None)
     }
 
     /// When serde decoded the message as an unknown tag for every root asked, the
@@ -562,14 +562,14 @@ impl Validator {
     /// otherwise; violations always from the schema walk) and combines the verdicts.
     fn judge(
         &self,
-        value: &Value,
+        message: &Message<'_>,
         only: Option<usize>,
         serde: SerdeVerdicts,
         text: Option<&str>,
     ) -> Report {
         // `serde` is empty (schema only) or has one entry per root.
         if serde.is_empty()
-            && let Some(report) = self.schema_accepts(value, only)
+            && let Some(report) = self.schema_accepts(message.value(), only)
         {
             return report;
         }
@@ -578,8 +578,11 @@ impl Validator {
         for index in self.roots(only) {
             let serde = serde.get_mut(index).and_then(Option::take);
             let root = &self.schema.roots[index];
-            let member = root.tag_member(value);
-            let tag = member.and_then(Value::as_str).map(|t| root.tag_name(t));
+            let member = root.union.as_ref().and_then(|d| message.member(&d.key));
+            let tag = member
+                .as_ref()
+                .and_then(Member::as_str)
+                .map(|t| root.tag_name(t));
             let verdict = match serde {
                 Some(Ok(accepted)) => RootVerdict::Accepted {
                     outcome: if accepted.unknown {
@@ -590,12 +593,12 @@ impl Validator {
                     tag: accepted.tag,
                 },
                 Some(Err(error)) => RootVerdict::Rejected {
-                    knows_tag: root.knows_tag(member),
+                    knows_tag: root.knows_tag(member.as_ref()),
                     tag,
                     serde: Some(error),
                 },
-                None if self.schema.accepts(index, value) => RootVerdict::Accepted {
-                    outcome: if root.takes_as_unknown(value) {
+                None if self.schema.accepts(index, message.value()) => RootVerdict::Accepted {
+                    outcome: if root.takes_as_unknown(message.value()) {
                         Outcome::Unknown
                     } else {
                         Outcome::Valid
@@ -603,26 +606,26 @@ impl Validator {
                     tag,
                 },
                 None => RootVerdict::Rejected {
-                    knows_tag: root.knows_tag(member),
+                    knows_tag: root.knows_tag(member.as_ref()),
                     tag,
                     serde: None,
                 },
             };
             verdicts.push((index, verdict));
         }
-        self.combine(verdicts, value, text)
+        self.combine(verdicts, message, text)
     }
 
-    /// Why root `index` rejects `value`: the schema's violations, or serde's own error
+    /// Why root `index` rejects `message`: the schema's violations, or serde's own error
     /// when the schema finds nothing wrong.
     fn explain(
         &self,
         index: usize,
-        value: &Value,
+        message: &Message<'_>,
         serde: Option<&serde_json::Error>,
         text: Option<&str>,
     ) -> Vec<Violation> {
-        let mut violations = self.schema.violations(index, value);
+        let mut violations = self.schema.violations(index, message);
         if violations.is_empty() {
             violations.push(match serde {
                 Some(error) => self.serde_fallback(index, text, &error.to_string()),
@@ -654,7 +657,7 @@ impl Validator {
     fn combine(
         &self,
         verdicts: Vec<(usize, RootVerdict)>,
-        value: &Value,
+        message: &Message<'_>,
         text: Option<&str>,
     ) -> Report {
         let accepted = |verdicts: &[(usize, RootVerdict)], wanted: Outcome| {
@@ -691,7 +694,7 @@ impl Validator {
             let mut best: Best = None;
             let consider =
                 |best: &mut Best, (index, tag, serde): (usize, &Option<_>, &Option<_>)| {
-                    let violations = self.explain(index, value, serde.as_ref(), text);
+                    let violations = self.explain(index, message, serde.as_ref(), text);
                     let fit = fit(&violations);
                     if best
                         .as_ref()
@@ -707,7 +710,7 @@ impl Validator {
                 };
             let mut lacking = Vec::new();
             for root in counted {
-                if defer && self.schema.lacks_tag(root.0, value) {
+                if defer && self.schema.lacks_tag(root.0, message) {
                     lacking.push(root);
                 } else {
                     consider(&mut best, root);

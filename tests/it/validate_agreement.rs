@@ -114,9 +114,29 @@ fn agree(
                 protocol.id(),
                 text
             );
+            // Given as a `Value` (no tape: a narrowed explanation walks the `Value`
+            // with engines of its own), the same violations (in another order: a
+            // text's are sorted by position).
+            let unplaced = |report: &symgen::validate::Report| {
+                let mut report = report.clone();
+                for violation in &mut report.violations {
+                    violation.position = None;
+                }
+                report
+                    .violations
+                    .sort_by(|a, b| (&a.pointer, &a.message).cmp(&(&b.pointer, &b.message)));
+                report
+            };
+            prop_assert_eq!(
+                unplaced(&every_root.validate_value(message)),
+                unplaced(&report),
+                "{}: given as a value\n{}",
+                protocol.id(),
+                text
+            );
         }
         for other in protocol.roots().iter().map(|r| r.name()) {
-            let (narrowed, whole) = validator.explanations(other, message).unwrap();
+            let (narrowed, whole) = validator.explanations(other, &text).unwrap();
             seen.explained.fetch_add(1, Ordering::Relaxed);
             prop_assert_eq!(
                 &narrowed,

@@ -58,7 +58,7 @@ pub fn get<'v>(value: &'v serde_json::Value, pointer: &str) -> Option<&'v serde_
 }
 
 /// An array index as a pointer writes it: digits, no sign, no leading zero.
-fn index(token: &str) -> Option<usize> {
+pub fn index(token: &str) -> Option<usize> {
     if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
         return None;
     }

@@ -358,6 +358,41 @@ mod tests {
         }
     }
 
+    /// A union of constants in another file, reached by `$ref`, is read as an enum by
+    /// the explaining engines too (the retriever rewrites what it reads). The whole
+    /// root's explanation cannot name the constants: the explainer reads alternatives
+    /// in the root's own document only.
+    #[test]
+    fn a_union_of_constants_in_another_file_is_explained_as_an_enum() {
+        let dir = tempfile::tempdir().unwrap();
+        let other = json!({"$defs": {"Mode": {"oneOf": [{"const": "x"}, {"const": "y"}]}}});
+        std::fs::write(dir.path().join("other.json"), other.to_string()).unwrap();
+        let root = json!({"$defs": {"U": {
+            "type": "object",
+            "required": ["id"],
+            "oneOf": [
+                {"properties": {"kind": {"const": "a"}, "mode": {"$ref": "other.json#/$defs/Mode"}}, "required": ["kind"]},
+                {"properties": {"kind": {"const": "b"}}, "required": ["kind"]}
+            ]
+        }}});
+        let path = dir.path().join("root.json");
+        std::fs::write(&path, root.to_string()).unwrap();
+        let options = crate::validate::SchemaOptions::for_file(&path);
+        let mut schema = CompiledSchema::compile(root, options).unwrap();
+        let u = schema.add_root("U").unwrap();
+        let (narrowed, whole) = schema
+            .explanations(u, r#"{"kind": "a", "mode": "z", "id": "1"}"#)
+            .unwrap();
+        assert_eq!(narrowed.len(), 1, "{narrowed:?}");
+        assert_eq!(
+            narrowed[0].kind,
+            crate::validate::ViolationKind::UnknownEnumValue
+        );
+        assert_eq!(narrowed[0].message, r#"must be "x" or "y"; found "z""#);
+        assert_eq!(whole.len(), 1, "{whole:?}");
+        assert_eq!(whole[0].pointer, "/mode");
+    }
+
     /// Under a draft-04 root, a referenced document without `$schema` is read as draft 4:
     /// its `const` is no keyword, so its union of "constants" is not an enum (here both
     /// alternatives take every value, and the `oneOf` fails on any). The message also

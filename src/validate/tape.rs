@@ -31,13 +31,19 @@ pub enum Token<'t> {
     Int(i64),
     Float(f64),
     Str(Text<'t>),
-    /// An array; its items follow, and the next value starts at `end`.
+    /// An array; its items follow, and the next value starts at `end`. Its text is
+    /// `from..to` (brackets included).
     Array {
         end: u32,
+        from: u32,
+        to: u32,
     },
-    /// An object; `Key`, value pairs follow, and the next value starts at `end`.
+    /// An object; `Key`, value pairs follow, and the next value starts at `end`. Its text
+    /// is `from..to` (braces included).
     Object {
         end: u32,
+        from: u32,
+        to: u32,
     },
     /// An object's key; its value follows.
     Key(Text<'t>),
@@ -57,7 +63,7 @@ pub struct Tape<'t> {
     tokens: Vec<Token<'t>>,
     /// The strings with escapes, unescaped, one after the other.
     unescaped: String,
-    /// The text read (for [`json`]'s values built on demand).
+    /// The text read (for [`Self::source`]).
     text: &'t str,
 }
 
@@ -92,7 +98,7 @@ impl<'t> Tape<'t> {
     #[inline]
     pub fn end(&self, at: usize) -> usize {
         match self.tokens[at] {
-            Token::Array { end } | Token::Object { end } => end as usize,
+            Token::Array { end, .. } | Token::Object { end, .. } => end as usize,
             _ => at + 1,
         }
     }
@@ -122,7 +128,7 @@ impl<'t> Tape<'t> {
 
     /// The value of member `key` of the object at `at`.
     pub fn member(&self, at: usize, key: &str) -> Option<usize> {
-        let Token::Object { end } = *self.tokens.get(at)? else {
+        let Token::Object { end, .. } = *self.tokens.get(at)? else {
             return None;
         };
         let end = (end as usize).min(self.tokens.len());
@@ -137,6 +143,16 @@ impl<'t> Tape<'t> {
             next = self.end(next + 1);
         }
         None
+    }
+
+    /// The text of the array or object starting at `at`, as the message writes it.
+    pub fn source(&self, at: usize) -> Option<&'t str> {
+        match self.tokens[at] {
+            Token::Array { from, to, .. } | Token::Object { from, to, .. } => {
+                self.text.get(from as usize..to as usize)
+            }
+            _ => None,
+        }
     }
 
     /// The value JSON Pointer `pointer` points to, as
@@ -386,6 +402,30 @@ mod tests {
         assert_eq!(escaped.str_at(1 + 1), Some("a\"b"));
         assert_eq!(escaped.member(0, "key"), Some(2));
         assert_eq!(tape.member(0, "zz"), None);
+    }
+
+    #[test]
+    fn a_container_s_source_reads_as_its_value() {
+        let text = r#" {"a": [10, {"b": null} ], "e": {}, "k\u0065y": [ ]} "#;
+        let tape = read(text, false).unwrap();
+        let mut containers = 0;
+        for at in 0..tape.len() {
+            match tape.source(at) {
+                Some(source) => {
+                    containers += 1;
+                    let value: Value = serde_json::from_str(source).unwrap();
+                    assert_eq!(value, tape.to_value(at), "{source}");
+                    assert!(source.starts_with(['[', '{']) && source.ends_with([']', '}']));
+                }
+                None => assert!(!matches!(
+                    tape.token(at),
+                    Token::Array { .. } | Token::Object { .. }
+                )),
+            }
+        }
+        assert_eq!(containers, 5);
+        // The spans cost a token no room.
+        assert!(std::mem::size_of::<Token<'_>>() <= 24);
     }
 
     #[test]

@@ -140,16 +140,17 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
 
     /// An error's value: built at once for a scalar; for an array or object, only when
     /// the error's value is asked for (most are not: a missing key, or an alternative
-    /// of a union that is not reported), from the text read again.
+    /// of a union that is not reported), from its own text (so asking for the values
+    /// of many errors reads each one's text, not the message's each time).
     fn lazy_value(&self) -> LazyInstance<'a> {
-        match self.token() {
-            Token::Array { .. } | Token::Object { .. } => LazyInstance::Deferred {
-                bytes: self.tape.text.as_bytes(),
-                tag: u32::try_from(self.at).unwrap_or(u32::MAX),
-                make: value_at,
+        match self.tape.source(self.at) {
+            Some(source) => LazyInstance::Deferred {
+                bytes: source.as_bytes(),
+                tag: 0,
+                make: parsed,
                 cell: OnceLock::new(),
             },
-            _ => LazyInstance::Ready(self.to_value()),
+            None => LazyInstance::Ready(self.to_value()),
         }
     }
 
@@ -162,14 +163,10 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
     }
 }
 
-/// The value starting at token `at` of the tape of `text` (a tape's own text, which
-/// reads into the same tokens again).
-fn value_at(text: &[u8], at: u32) -> Value {
-    std::str::from_utf8(text)
-        .ok()
-        .and_then(|text| super::read(text, false))
-        .filter(|tape| (at as usize) < tape.len())
-        .map_or(Value::Null, |tape| tape.to_value(at as usize))
+/// The value of an array or object's text on a tape: serde_json reads it as the tape
+/// does (a tape holds no value serde_json would refuse).
+fn parsed(text: &[u8], _: u32) -> Value {
+    serde_json::from_slice(text).unwrap_or(Value::Null)
 }
 
 /// An object on a tape.

@@ -97,9 +97,14 @@ impl<'a, 't> Lexer<'a, 't> {
         if nesting > MAX_NESTING {
             return None;
         }
+        let from = u32::try_from(self.at).ok()?;
         self.at += 1;
         let start = self.tape.tokens.len();
-        self.tape.tokens.push(Token::Array { end: 0 });
+        self.tape.tokens.push(Token::Array {
+            end: 0,
+            from: 0,
+            to: 0,
+        });
         self.skip_space();
         if self.peek() == Some(b']') {
             self.at += 1;
@@ -117,7 +122,11 @@ impl<'a, 't> Lexer<'a, 't> {
                 }
             }
         }
-        self.tape.tokens[start] = Token::Array { end: self.end()? };
+        self.tape.tokens[start] = Token::Array {
+            end: self.end()?,
+            from,
+            to: u32::try_from(self.at).ok()?,
+        };
         Some(())
     }
 
@@ -125,9 +134,14 @@ impl<'a, 't> Lexer<'a, 't> {
         if nesting > MAX_NESTING {
             return None;
         }
+        let from = u32::try_from(self.at).ok()?;
         self.at += 1;
         let start = self.tape.tokens.len();
-        self.tape.tokens.push(Token::Object { end: 0 });
+        self.tape.tokens.push(Token::Object {
+            end: 0,
+            from: 0,
+            to: 0,
+        });
         self.skip_space();
         let mut keys = KeyIndex::default();
         if self.peek() == Some(b'}') {
@@ -156,7 +170,11 @@ impl<'a, 't> Lexer<'a, 't> {
         if keys.has_duplicate(self.tape, start) {
             return None;
         }
-        self.tape.tokens[start] = Token::Object { end: self.end()? };
+        self.tape.tokens[start] = Token::Object {
+            end: self.end()?,
+            from,
+            to: u32::try_from(self.at).ok()?,
+        };
         Some(())
     }
 

@@ -137,6 +137,11 @@ impl CompiledRoot {
     pub fn tag_member<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         member(value, &self.union.as_ref()?.key)
     }
+
+    /// [`Self::tag_member`] of `message`.
+    pub fn tag_in<'m>(&self, message: &'m Message<'_>) -> Option<Member<'m>> {
+        message.member(&self.union.as_ref()?.key)
+    }
 }
 
 /// A schema document with its compiled roots.
@@ -667,15 +672,8 @@ impl CompiledSchema {
         index: usize,
         text: &str,
     ) -> Option<(Vec<Violation>, Vec<Violation>)> {
-        let tape = tape::read(text, self.rust_integers);
-        let value: Value;
-        let message = match &tape {
-            Some(tape) => Message::on_tape(tape),
-            None => {
-                value = serde_json::from_str(text).ok()?;
-                Message::Value(&value)
-            }
-        };
+        let read = faults::read(text, self.rust_integers).ok()?;
+        let message = read.message();
         let engine = &self.roots[index].engine;
         let whole = Explainer::new(&self.document, &message)
             .with_unions(&self.unions)

@@ -32,6 +32,7 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde_json::{Map, Number, Value};
 
 use super::locate::{position_of, skip_value, skip_ws, string_end};
+use super::message::Message;
 use super::report::{Violation, ViolationKind};
 use super::tape::Tape;
 use super::text::{MAX_DEPTH, beyond_64_bits, is_number_byte};
@@ -99,6 +100,24 @@ pub enum Read<'t> {
     /// A text the tape does not read, as serde_json reads it into a [`Value`], with the
     /// faults it holds (none, when serde_json reads it as it is).
     Value(Value, Vec<Fault>),
+}
+
+impl Read<'_> {
+    /// The message read, to judge.
+    pub fn message(&self) -> Message<'_> {
+        match self {
+            Read::Tape(tape) => Message::on_tape(tape),
+            Read::Value(value, _) => Message::Value(value),
+        }
+    }
+
+    /// The faults the text holds, in text order.
+    pub fn faults(&self) -> &[Fault] {
+        match self {
+            Read::Tape(_) => &[],
+            Read::Value(_, found) => found,
+        }
+    }
 }
 
 /// `text` read as serde_json reads it: on a tape, for most messages (the tape refuses a

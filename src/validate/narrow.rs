@@ -161,28 +161,27 @@ impl Narrow {
                 Route::Whole
             };
         };
-        let known = match &tag {
-            Member::Str(tag) => self.by_string.get(tag).copied(),
-            other => {
-                let tag = other.to_value();
-                self.union
-                    .branches
-                    .iter()
-                    .position(|b| matches!(b, BranchTag::Known(tags) if tags.contains(&tag)))
-            }
+        // A tag that is not a string, as a `Value` (built once, for a message on a tape).
+        let other = match &tag {
+            Member::Str(_) => None,
+            other => Some(other.to_value()),
+        };
+        let known = match (&tag, &other) {
+            (Member::Str(tag), _) => self.by_string.get(tag).copied(),
+            (_, other) => self.union.branches.iter().position(
+                |b| matches!((b, other), (BranchTag::Known(tags), Some(tag)) if tags.contains(tag)),
+            ),
+        };
+        let same_type = |t: &Value| match &other {
+            None => t.is_string(),
+            Some(tag) => std::mem::discriminant(t) == std::mem::discriminant(&**tag),
         };
         match (known, self.open) {
             (Some(index), _) => Route::Branch(index),
             (None, None) => Route::Tag,
             // The open alternative decides a tag of the known tags' type, as the
             // explainer reads it; any other tag is left to the whole root.
-            (None, Some(open))
-                if self.union.known_tags().any(|t| {
-                    std::mem::discriminant(t) == std::mem::discriminant(&*tag.to_value())
-                }) =>
-            {
-                Route::Branch(open)
-            }
+            (None, Some(open)) if self.union.known_tags().any(same_type) => Route::Branch(open),
             (None, Some(_)) => Route::Whole,
         }
     }

@@ -477,10 +477,7 @@ impl Validator {
             Ok(read) => read,
             Err(err) => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
         };
-        let (message, found, tape) = match &read {
-            faults::Read::Tape(tape) => (Message::on_tape(tape), &[][..], Some(tape)),
-            faults::Read::Value(value, found) => (Message::Value(value), &found[..], None),
-        };
+        let (message, found) = (read.message(), read.faults());
         let mut report = self.judge(&message, only, serde, Some(text));
         if !found.is_empty() {
             report = self.judge_faults(report, text, message.value(), found);
@@ -490,7 +487,7 @@ impl Validator {
         let unique = !found.iter().any(|f| f.what == faults::FaultKind::Duplicate);
         for violation in &mut report.violations {
             if violation.position.is_none() {
-                violation.position = Some(match &tape {
+                violation.position = Some(match message.tape() {
                     Some(tape) => locate_on_tape(text, tape, &violation.pointer),
                     None if unique => locate_unique(text, &violation.pointer),
                     None => locate(text, &violation.pointer),
@@ -578,7 +575,7 @@ impl Validator {
         for index in self.roots(only) {
             let serde = serde.get_mut(index).and_then(Option::take);
             let root = &self.schema.roots[index];
-            let member = root.union.as_ref().and_then(|d| message.member(&d.key));
+            let member = root.tag_in(message);
             let tag = member
                 .as_ref()
                 .and_then(Member::as_str)

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::checks::{Checks, Verdict};
 use super::const_unions;
 use super::discriminator::{self, Discriminator};
-use super::explain::Explainer;
+use super::explain::{Explainer, best_alternative};
 use super::faults::{self, Fault};
 use super::few::{Few, same};
 use super::message::{Member, Message};
@@ -68,6 +68,9 @@ pub struct CompiledRoot {
     open: bool,
     /// Built from [`faults::visible`] of `source` when a message with faults comes.
     visible: OnceLock<Option<Engine>>,
+    /// `engine` for messages on their tape, built when the first such message is
+    /// explained by the whole root (`None`: it did not compile).
+    on_tape: OnceLock<Option<jsonschema::Validator<TapeJson>>>,
     /// The root split into its union's alternatives, to explain a rejected message by
     /// the alternative its tag selects (`None`: not such a union).
     narrow: Option<Narrow>,
@@ -99,7 +102,15 @@ impl CompiledRoot {
             pointer,
             known_strings,
             visible: OnceLock::new(),
+            on_tape: OnceLock::new(),
         }
+    }
+
+    /// The root's engine for a message on its tape: the same schema, read the same way.
+    fn engine_on_tape(&self, options: &SchemaOptions) -> Option<&jsonschema::Validator<TapeJson>> {
+        self.on_tape
+            .get_or_init(|| build_with(options.retriever.clone(), options, &self.source).ok())
+            .as_ref()
     }
 
     /// The tag the message carries, when this root is a tagged union and the tag is a
@@ -478,8 +489,25 @@ impl CompiledSchema {
             &root.content_key,
             message.is_object(),
         ) && message.member(key).is_none_or(|m| m.is_null())
-            && let Value::Object(map) = message.value()
         {
+            // On the tape, an absent content is written in (at the end, where a `Value`
+            // takes a new key) and the text read again; a `null` one takes the `Value`.
+            if let Some(filled) = message
+                .tape()
+                .filter(|_| message.member(key).is_none())
+                .and_then(|tape| with_empty_member(tape, key))
+                && let Some(tape) = tape::read(&filled, self.rust_integers)
+            {
+                let explained = self.raw_violations(index, &Message::on_tape(&tape));
+                return if explained.is_empty() {
+                    violations
+                } else {
+                    explained
+                };
+            }
+            let Value::Object(map) = message.value() else {
+                return violations;
+            };
             let mut filled = map.clone();
             filled.insert(key.clone(), Value::Object(Default::default()));
             let filled = Value::Object(filled);
@@ -495,13 +523,17 @@ impl CompiledSchema {
     /// alone, the tag being absent or `null`: then its violations hold that required key
     /// at the top level, unless others fill [`Self::max_errors`] first.
     pub fn lacks_tag(&self, index: usize, message: &Message<'_>) -> bool {
-        self.roots[index].narrow.as_ref().is_some_and(|narrow| {
-            message.is_object()
-                && message
-                    .member(&narrow.union.key)
-                    .is_none_or(|m| m.is_null())
-                && narrow.route(message) == Route::Tag
-        })
+        let root = &self.roots[index];
+        root.narrow
+            .as_ref()
+            .and_then(|narrow| Some((narrow, narrow.tagged.as_ref()?)))
+            .is_some_and(|(narrow, tagged)| {
+                message.is_object()
+                    && message
+                        .member(&tagged.union.key)
+                        .is_none_or(|m| m.is_null())
+                    && narrow.route(message) == Route::Tag
+            })
     }
 
     /// The faults of a message root `index` accepted that sit where the message is
@@ -661,7 +693,18 @@ impl CompiledSchema {
         {
             return violations;
         }
-        explainer.explain_at_most(root.engine.iter_errors(message.value()), self.max_errors)
+        // The whole root walks the message's tape where it has one.
+        match message
+            .tape()
+            .and_then(|tape| Some((root.engine_on_tape(&self.options)?, tape)))
+        {
+            Some((engine, tape)) => {
+                explainer.explain_at_most(engine.iter_errors(TapeNode::root(tape)), self.max_errors)
+            }
+            None => {
+                explainer.explain_at_most(root.engine.iter_errors(message.value()), self.max_errors)
+            }
+        }
     }
 
     /// Root `index`'s violations of a message as [`Self::raw_violations`] finds them, and
@@ -737,10 +780,32 @@ impl CompiledSchema {
                 );
                 Some(explainer.explain_at_most(errors, self.max_errors))
             }
+            Route::Closest => {
+                let rest_errors = rest.iter_errors(value.clone());
+                let mut closest = Vec::with_capacity(narrow.alternatives());
+                for index in 0..narrow.alternatives() {
+                    let branch = narrow.branch::<F>(document, &self.options, index)?;
+                    closest.push(branch.iter_errors(value.clone()).collect::<Vec<_>>());
+                }
+                let taking = closest.iter().filter(|errors| errors.is_empty()).count();
+                if narrow.is_one_of() && taking > 1 {
+                    // Several alternatives take it: the whole root words that.
+                    return None;
+                }
+                let chosen = if taking > 0 {
+                    Vec::new()
+                } else {
+                    closest.swap_remove(best_alternative("", &closest)?)
+                };
+                Some(explainer.explain_at_most(rest_errors.chain(chosen), self.max_errors))
+            }
             _ => {
                 let mut violations =
                     explainer.explain_at_most(rest.iter_errors(value), self.max_errors);
-                let fault = explainer.tag_fault(&narrow.union, "", message.value())?;
+                let tagged = narrow.tagged.as_ref()?;
+                // The route is the tag's only for an object.
+                let tag = message.member(&tagged.union.key).map(|m| m.to_value());
+                let fault = explainer.member_fault(&tagged.union, "", tag.as_deref())?;
                 if violations.len() < self.max_errors
                     && !violations
                         .iter()
@@ -835,4 +900,18 @@ impl CompiledReply {
         Explainer::new(&self.document, &Message::Value(value))
             .explain_at_most(self.engine.iter_errors(value), self.max_errors)
     }
+}
+
+/// The text of `tape`'s root object with member `key` added last, holding `{}`.
+fn with_empty_member(tape: &tape::Tape<'_>, key: &str) -> Option<String> {
+    let source = tape.source(0)?;
+    let open = source.strip_suffix('}')?;
+    let mut filled = String::with_capacity(source.len() + key.len() + 8);
+    filled.push_str(open);
+    if tape.members(0).next().is_some() {
+        filled.push(',');
+    }
+    filled.push_str(&serde_json::to_string(key).ok()?);
+    filled.push_str(":{}}");
+    Some(filled)
 }

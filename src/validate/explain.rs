@@ -230,10 +230,9 @@ impl<'a> Explainer<'a> {
     /// (e.g. ``required when `mode` is "update-section"``).
     fn condition(&self, error: &ValidationError<'_>) -> Option<String> {
         let path = error.schema_path().as_str();
-        let (base, branch) = path
-            .rfind("/then/")
+        let (base, branch) = last_segment(path, "then")
             .map(|i| (&path[..i], true))
-            .or_else(|| path.rfind("/else/").map(|i| (&path[..i], false)))?;
+            .or_else(|| last_segment(path, "else").map(|i| (&path[..i], false)))?;
         let condition = json_pointer::get(self.document, &format!("{base}/if"));
         let pinned: Vec<String> = condition
             .and_then(|c| c.get("properties"))
@@ -382,9 +381,21 @@ impl<'a> Explainer<'a> {
     /// one no alternative knows. `None` when the tag selects an alternative: its errors
     /// are then what is wrong.
     pub fn tag_fault(&self, d: &Discriminator, at: &str, instance: &Value) -> Option<Violation> {
+        if !instance.is_object() {
+            return Some(wrong_type(at, "object", instance));
+        }
+        self.member_fault(d, at, instance.get(&d.key))
+    }
+
+    /// [`Self::tag_fault`] of an object whose tag member is `tag` (`None`: absent).
+    pub fn member_fault(
+        &self,
+        d: &Discriminator,
+        at: &str,
+        tag: Option<&Value>,
+    ) -> Option<Violation> {
         let pointer = child(at, &d.key);
-        Some(match instance.get(&d.key) {
-            _ if !instance.is_object() => wrong_type(at, "object", instance),
+        Some(match tag {
             None => Violation::new(
                 ViolationKind::MissingRequired,
                 pointer,
@@ -545,11 +556,27 @@ impl<'a> Explainer<'a> {
     }
 }
 
+/// Where the last `/{name}/` is in `path`, as `str::rfind` finds it, read segment by
+/// segment from the end (a call per error: `rfind`'s set-up cost more than the walk).
+fn last_segment(path: &str, name: &str) -> Option<usize> {
+    let bytes = path.as_bytes();
+    let mut end = bytes.len();
+    while let Some(slash) = memchr::memrchr(b'/', &bytes[..end]) {
+        let rest = &bytes[slash + 1..];
+        if rest.len() > name.len() && rest.starts_with(name.as_bytes()) && rest[name.len()] == b'/'
+        {
+            return Some(slash);
+        }
+        end = slash;
+    }
+    None
+}
+
 /// The alternative a message fails most deeply: no type mismatch at the union's own
 /// level, then no wrong value there, then the fewest errors there, then the fewest in
 /// all. `None` on a tie.
-fn best_alternative(at: &str, context: &[Vec<ValidationError<'static>>]) -> Option<usize> {
-    let score = |errors: &Vec<ValidationError<'static>>| {
+pub(super) fn best_alternative(at: &str, context: &[Vec<ValidationError<'_>>]) -> Option<usize> {
+    let score = |errors: &Vec<ValidationError<'_>>| {
         let shallow: Vec<_> = errors
             .iter()
             .filter(|e| e.instance_path().as_str() == at)
@@ -577,7 +604,7 @@ fn best_alternative(at: &str, context: &[Vec<ValidationError<'static>>]) -> Opti
 
 /// When every alternative only requires keys (`{"required": [k], ...}`, as in "at least
 /// one of" and alias rules), the keys in order.
-fn required_sets(alternatives: &[Value]) -> Option<Vec<&str>> {
+pub(super) fn required_sets(alternatives: &[Value]) -> Option<Vec<&str>> {
     let mut keys = Vec::new();
     for alternative in alternatives {
         let object = alternative.as_object()?;
@@ -874,6 +901,30 @@ mod tests {
             (v[0].pointer.as_str(), v[0].kind),
             ("/t", ViolationKind::MissingRequired)
         );
+    }
+
+    #[test]
+    fn the_last_then_or_else_is_found_as_rfind_finds_it() {
+        for path in [
+            "",
+            "/then/",
+            "/allOf/0/then/required",
+            "/then/properties/then/type",
+            "/if/then",
+            "then/x",
+            "/thenx/y",
+            "/x/else/then/",
+            "//then//",
+            "/properties/é/then/a",
+        ] {
+            for name in ["then", "else"] {
+                assert_eq!(
+                    last_segment(path, name),
+                    path.rfind(&format!("/{name}/")),
+                    "{path} {name}"
+                );
+            }
+        }
     }
 
     #[test]

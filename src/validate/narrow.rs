@@ -1,4 +1,5 @@
-//! Explaining a rejected message of a tagged union by walking only what its tag decides.
+//! Explaining a rejected message of a union by walking only what its tag decides, or,
+//! without a tag, what it comes closest to.
 //!
 //! The general engine checks a failed `oneOf`/`anyOf` against every alternative and
 //! keeps every alternative's errors, each with its own copy of the instance; the
@@ -13,6 +14,13 @@
 //! and that alternative; where the union is sure to fail on the tag alone (the tag is
 //! absent and every alternative requires it, or no alternative takes it), by the rest
 //! and the tag's fault. That is what the explainer finds in the whole root's errors.
+//!
+//! A root that is a union without a tag is split the same way. Each alternative is
+//! walked on its own, its errors kept as the engine gives them (no copies), and the
+//! alternative the message misses least, by the explainer's own measure
+//! ([`super::explain::best_alternative`]), explains it, as in the whole root's errors.
+//! Where no single alternative is closest, or more than one takes a `oneOf`'s message,
+//! the whole root explains it.
 
 use std::sync::OnceLock;
 
@@ -22,6 +30,7 @@ use serde_json::Value;
 
 use super::compiled::{SchemaOptions, build_explaining, rooted_anywhere};
 use super::discriminator::{self, Discriminator};
+use super::explain::required_sets;
 use super::few::Few;
 use super::message::{Member, Message};
 use super::tape::json::TapeJson;
@@ -65,12 +74,23 @@ impl Walked for SerdeJson {
     }
 }
 
-/// A root that is a tagged union, split for explaining.
+/// A root that is a union, split for explaining.
 pub struct Narrow {
     /// `oneOf` or `anyOf`.
     keyword: &'static str,
     /// Where the union's node is in the document (`""`: the document itself).
     pointer: String,
+    /// The union's tag and what it selects; `None` for a union without a tag, whose
+    /// rejected message is explained by the alternative it comes closest to.
+    pub tagged: Option<Tagged>,
+    /// The parts, for messages on their tape.
+    on_tape: Parts<TapeJson>,
+    /// The parts, for messages as `Value`s (compiled only if one comes).
+    on_value: Parts<SerdeJson>,
+}
+
+/// The tag of a [`Narrow`] root's union.
+pub struct Tagged {
     /// The union's tag.
     pub union: Discriminator,
     /// The alternative of each known string tag.
@@ -79,10 +99,6 @@ pub struct Narrow {
     open: Option<usize>,
     /// Whether every alternative requires the tag.
     all_require: bool,
-    /// The parts, for messages on their tape.
-    on_tape: Parts<TapeJson>,
-    /// The parts, for messages as `Value`s (compiled only if one comes).
-    on_value: Parts<SerdeJson>,
 }
 
 /// What explains a rejected message of a [`Narrow`] root.
@@ -92,15 +108,20 @@ pub enum Route {
     Branch(usize),
     /// The rest of the root and the tag's fault ([`super::explain::Explainer::tag_fault`]).
     Tag,
+    /// The rest of the root and, when the union fails, the alternative the message
+    /// misses least (a union without a tag; [`super::explain::best_alternative`]).
+    Closest,
     /// The whole root: the union's verdict is not sure from the tag.
     Whole,
 }
 
 impl Narrow {
-    /// The split of the root at `pointer` in `document`, when its node is itself a
-    /// tagged union whose known tags no other alternative takes (an open alternative
-    /// excludes them all with `not: {enum}`), and with nothing that depends on what the
-    /// union evaluates (`unevaluatedProperties`, `unevaluatedItems`).
+    /// The split of the root at `pointer` in `document`, when its node is itself a union
+    /// and nothing in it depends on what the union evaluates (`unevaluatedProperties`,
+    /// `unevaluatedItems`). A tagged union qualifies when its known tags no other
+    /// alternative takes (an open alternative excludes them all with `not: {enum}`); a
+    /// union without a tag, unless each alternative only requires keys (the explainer
+    /// words that case as a whole: "at least one of", an alias).
     pub fn new(document: &Value, pointer: &str) -> Option<Self> {
         let node = document.pointer(pointer)?.as_object()?;
         if node.contains_key("unevaluatedProperties") || node.contains_key("unevaluatedItems") {
@@ -108,7 +129,17 @@ impl Narrow {
         }
         ["oneOf", "anyOf"].into_iter().find_map(|keyword| {
             let alternatives = node.get(keyword)?.as_array()?;
-            let union = discriminator::discriminator(document, alternatives)?;
+            let split = |tagged| Self {
+                keyword,
+                pointer: pointer.to_owned(),
+                tagged,
+                on_tape: Parts::new(alternatives.len()),
+                on_value: Parts::new(alternatives.len()),
+            };
+            let Some(union) = discriminator::discriminator(document, alternatives) else {
+                let plain = !alternatives.is_empty() && required_sets(alternatives).is_none();
+                return plain.then(|| split(None));
+            };
             if union.branches.len() != alternatives.len() {
                 return None;
             }
@@ -134,58 +165,32 @@ impl Narrow {
                     .filter_map(move |tag| Some((tag.as_str()?.to_owned(), index)))
                 })
                 .collect();
-            Some(Self {
-                keyword,
-                pointer: pointer.to_owned(),
+            Some(split(Some(Tagged {
                 by_string,
                 open,
                 all_require,
                 union,
-                on_tape: Parts::new(alternatives.len()),
-                on_value: Parts::new(alternatives.len()),
-            })
+            })))
         })
     }
 
-    /// What explains `message`. Every alternative with known tags pins the tag to its own
-    /// values, so a tag one of them knows fails all the others; a tag none knows fails
-    /// them all, leaving the open alternative (if any) to decide.
-    pub fn route(&self, message: &Message<'_>) -> Route {
-        if !message.is_object() {
-            return Route::Whole;
-        }
-        let Some(tag) = message.member(&self.union.key) else {
-            return if self.all_require {
-                Route::Tag
-            } else {
-                Route::Whole
-            };
-        };
-        // A tag that is not a string, as a `Value` (built once, for a message on a tape).
-        let other = match &tag {
-            Member::Str(_) => None,
-            other => Some(other.to_value()),
-        };
-        let known = match (&tag, &other) {
-            (Member::Str(tag), _) => self.by_string.get(tag).copied(),
-            (_, other) => self.union.branches.iter().position(
-                |b| matches!((b, other), (BranchTag::Known(tags), Some(tag)) if tags.contains(tag)),
-            ),
-        };
-        let same_type = |t: &Value| match &other {
-            None => t.is_string(),
-            Some(tag) => std::mem::discriminant(t) == std::mem::discriminant(&**tag),
-        };
-        match (known, self.open) {
-            (Some(index), _) => Route::Branch(index),
-            (None, None) => Route::Tag,
-            // The open alternative decides a tag of the known tags' type, as the
-            // explainer reads it; any other tag is left to the whole root.
-            (None, Some(open)) if self.union.known_tags().any(same_type) => Route::Branch(open),
-            (None, Some(_)) => Route::Whole,
-        }
+    /// How many alternatives the union has.
+    pub fn alternatives(&self) -> usize {
+        self.on_tape.branches.len()
     }
 
+    /// Whether the union is a `oneOf` (exactly one alternative must take the message).
+    pub fn is_one_of(&self) -> bool {
+        self.keyword == "oneOf"
+    }
+
+    /// What explains `message` (see [`Route`]).
+    pub fn route(&self, message: &Message<'_>) -> Route {
+        match &self.tagged {
+            Some(tagged) => tagged.route(message),
+            None => Route::Closest,
+        }
+    }
     /// The rest of the root: its node without the union. `None` when it did not
     /// compile.
     pub fn rest<F: Walked>(
@@ -229,6 +234,47 @@ impl Narrow {
                 .ok()
             })
             .as_ref()
+    }
+}
+
+impl Tagged {
+    /// What explains `message`. Every alternative with known tags pins the tag to its own
+    /// values, so a tag one of them knows fails all the others; a tag none knows fails
+    /// them all, leaving the open alternative (if any) to decide.
+    fn route(&self, message: &Message<'_>) -> Route {
+        if !message.is_object() {
+            return Route::Whole;
+        }
+        let Some(tag) = message.member(&self.union.key) else {
+            return if self.all_require {
+                Route::Tag
+            } else {
+                Route::Whole
+            };
+        };
+        // A tag that is not a string, as a `Value` (built once, for a message on a tape).
+        let other = match &tag {
+            Member::Str(_) => None,
+            other => Some(other.to_value()),
+        };
+        let known = match (&tag, &other) {
+            (Member::Str(tag), _) => self.by_string.get(tag).copied(),
+            (_, other) => self.union.branches.iter().position(
+                |b| matches!((b, other), (BranchTag::Known(tags), Some(tag)) if tags.contains(tag)),
+            ),
+        };
+        let same_type = |t: &Value| match &other {
+            None => t.is_string(),
+            Some(tag) => std::mem::discriminant(t) == std::mem::discriminant(&**tag),
+        };
+        match (known, self.open) {
+            (Some(index), _) => Route::Branch(index),
+            (None, None) => Route::Tag,
+            // The open alternative decides a tag of the known tags' type, as the
+            // explainer reads it; any other tag is left to the whole root.
+            (None, Some(open)) if self.union.known_tags().any(same_type) => Route::Branch(open),
+            (None, Some(_)) => Route::Whole,
+        }
     }
 }
 
@@ -355,6 +401,47 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A union without a tag is explained by the alternative the message misses least,
+    /// as the whole root's errors explain it: a `oneOf` and an `anyOf`, with something
+    /// outside the union to check too, on messages that fail one alternative, all of
+    /// them evenly (no closest one), none (two take a `oneOf`'s message) and the rest only.
+    #[test]
+    fn a_union_without_a_tag_is_explained_by_its_closest_alternative() {
+        for keyword in ["oneOf", "anyOf"] {
+            let document = json!({"$defs": {"U": {
+                "required": ["id"],
+                "properties": {"id": {"type": "string"}},
+                keyword: [
+                    {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                    {"type": "object", "properties": {"b": {"type": "string"}, "c": {"enum": ["x"]}}, "required": ["b", "c"]},
+                    {"type": "array", "items": {"type": "boolean"}}
+                ]
+            }}});
+            let narrow = Narrow::new(&document, "/$defs/U").expect("a union");
+            assert!(narrow.tagged.is_none());
+            assert_eq!(narrow.route(&Message::Value(&json!(1))), Route::Closest);
+            let mut schema = CompiledSchema::compile(document, Default::default()).unwrap();
+            let root = schema.add_root("U").unwrap();
+            for value in [
+                json!({"a": "x", "id": "1"}),
+                json!({"b": "y", "c": "z", "id": 2}),
+                json!({"b": 1, "id": "1"}),
+                json!({"id": "1"}),
+                json!({"a": 1, "b": "y", "c": "x"}),
+                json!({"a": 1, "id": 5}),
+                json!([1, true]),
+                json!("text"),
+            ] {
+                let (narrowed, whole_root) = schema.explanations(root, &value.to_string()).unwrap();
+                assert!(!whole_root.is_empty(), "{keyword}: {value} is rejected");
+                assert_eq!(narrowed, whole_root, "{keyword}: {value}");
+            }
+        }
+        // Alternatives that only require keys are worded as a whole ("at least one of").
+        let keys = json!({"anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        assert!(Narrow::new(&keys, "").is_none());
     }
 
     /// A union of constants in another file, reached by `$ref`, is read as an enum by

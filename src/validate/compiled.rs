@@ -109,7 +109,7 @@ impl CompiledRoot {
     /// The root's engine for a message on its tape: the same schema, read the same way.
     fn engine_on_tape(&self, options: &SchemaOptions) -> Option<&jsonschema::Validator<TapeJson>> {
         self.on_tape
-            .get_or_init(|| build_with(options.retriever.clone(), options, &self.source).ok())
+            .get_or_init(|| build(options, &self.source).ok())
             .as_ref()
     }
 
@@ -212,7 +212,10 @@ fn unusable(pointer: &str, message: impl Into<String>) -> Error {
     }
 }
 
-pub(super) fn build(options: &SchemaOptions, schema: &Value) -> Result<Engine> {
+pub(super) fn build<F: Json>(
+    options: &SchemaOptions,
+    schema: &Value,
+) -> Result<jsonschema::Validator<F>> {
     build_with(options.retriever.clone(), options, schema)
 }
 
@@ -483,57 +486,67 @@ impl CompiledSchema {
     /// `{}` (rule R3), so the violations name the keys the content lacks.
     pub fn violations(&self, index: usize, message: &Message<'_>) -> Vec<Violation> {
         let violations = self.raw_violations(index, message);
-        let root = &self.roots[index];
-        if let (false, Some(key), true) = (
-            violations.is_empty(),
-            &root.content_key,
-            message.is_object(),
-        ) && message.member(key).is_none_or(|m| m.is_null())
-        {
-            // On the tape, an absent content is written in (at the end, where a `Value`
-            // takes a new key) and the text read again; a `null` one takes the `Value`.
-            if let Some(filled) = message
+        let Some(key) = self.roots[index]
+            .content_key
+            .as_ref()
+            .filter(|_| !violations.is_empty() && message.is_object())
+        else {
+            return violations;
+        };
+        let explained = match message.member(key) {
+            Some(content) if !content.is_null() => return violations,
+            // On the tape, an absent content is written in (last, where a `Value` takes
+            // a new key) and the text read again; a `null` one takes the `Value`.
+            None if let Some(explained) = message
                 .tape()
-                .filter(|_| message.member(key).is_none())
-                .and_then(|tape| with_empty_member(tape, key))
-                && let Some(tape) = tape::read(&filled, self.rust_integers)
+                .and_then(|tape| self.filled_on_tape(index, tape, key)) =>
             {
-                let explained = self.raw_violations(index, &Message::on_tape(&tape));
-                return if explained.is_empty() {
-                    violations
-                } else {
-                    explained
+                explained
+            }
+            _ => {
+                let Value::Object(map) = message.value() else {
+                    return violations;
                 };
+                let mut filled = map.clone();
+                filled.insert(key.clone(), Value::Object(Default::default()));
+                self.raw_violations(index, &Message::Value(&Value::Object(filled)))
             }
-            let Value::Object(map) = message.value() else {
-                return violations;
-            };
-            let mut filled = map.clone();
-            filled.insert(key.clone(), Value::Object(Default::default()));
-            let filled = Value::Object(filled);
-            let explained = self.raw_violations(index, &Message::Value(&filled));
-            if !explained.is_empty() {
-                return explained;
-            }
+        };
+        if explained.is_empty() {
+            violations
+        } else {
+            explained
         }
-        violations
+    }
+
+    /// Root `index`'s violations of `tape`'s object with member `key` added last,
+    /// holding `{}` (`None` when that text does not read onto a tape).
+    fn filled_on_tape(
+        &self,
+        index: usize,
+        tape: &tape::Tape<'_>,
+        key: &str,
+    ) -> Option<Vec<Violation>> {
+        let filled = with_empty_member(tape, key)?;
+        let tape = tape::read(&filled, self.rust_integers)?;
+        Some(self.raw_violations(index, &Message::on_tape(&tape)))
     }
 
     /// Whether root `index` is a tagged union that `message`, an object, fails on its tag
     /// alone, the tag being absent or `null`: then its violations hold that required key
     /// at the top level, unless others fill [`Self::max_errors`] first.
     pub fn lacks_tag(&self, index: usize, message: &Message<'_>) -> bool {
-        let root = &self.roots[index];
-        root.narrow
+        let tagged = self.roots[index]
+            .narrow
             .as_ref()
-            .and_then(|narrow| Some((narrow, narrow.tagged.as_ref()?)))
-            .is_some_and(|(narrow, tagged)| {
-                message.is_object()
-                    && message
-                        .member(&tagged.union.key)
-                        .is_none_or(|m| m.is_null())
-                    && narrow.route(message) == Route::Tag
-            })
+            .and_then(|n| n.tagged.as_ref());
+        tagged.is_some_and(|tagged| {
+            message.is_object()
+                && message
+                    .member(&tagged.union.key)
+                    .is_none_or(|m| m.is_null())
+                && tagged.route(message) == Route::Tag
+        })
     }
 
     /// The faults of a message root `index` accepted that sit where the message is

@@ -241,7 +241,7 @@ impl Tagged {
     /// What explains `message`. Every alternative with known tags pins the tag to its own
     /// values, so a tag one of them knows fails all the others; a tag none knows fails
     /// them all, leaving the open alternative (if any) to decide.
-    fn route(&self, message: &Message<'_>) -> Route {
+    pub fn route(&self, message: &Message<'_>) -> Route {
         if !message.is_object() {
             return Route::Whole;
         }

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use ahash::HashMap;
+use jsonschema::json::SerdeJson;
 use serde_json::{Map, Number, Value};
 
 use super::numbers::equal_values;
@@ -151,7 +152,8 @@ impl Checks {
                 probe.insert("$schema".into(), uri.clone());
             }
             probe.insert("format".into(), Value::from("ipv4"));
-            build(options, &Value::Object(probe)).map_or(true, |e| !e.is_valid(&Value::from("x")))
+            build::<SerdeJson>(options, &Value::Object(probe))
+                .map_or(true, |e| !e.is_valid(&Value::from("x")))
         };
         let mut compiler = Compiler {
             options,

@@ -28,6 +28,7 @@ pub mod json_pointer;
 mod meta;
 mod probe;
 mod protocol;
+pub mod quick;
 mod raw;
 pub mod schema;
 mod strict;

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::VariantInfo;
 use crate::protocol::{
-    Accepted, DecodeError, RoundTrip, check_text, check_value, roundtrip, tagged,
+    Accepted, DecodeError, RoundTrip, check_text, check_value, roundtrip, tagged, verdict_text,
 };
 use crate::support::Tagged;
 
@@ -24,6 +24,7 @@ pub(crate) struct UnionTable {
     pub schema: fn(&mut SchemaGenerator) -> schemars::Schema,
     pub roundtrip: fn(&str) -> Result<RoundTrip, String>,
     pub check: fn(&str) -> Result<Accepted, serde_json::Error>,
+    pub verdict: fn(&str) -> Result<Accepted, Option<serde_json::Error>>,
     pub check_value: fn(&Value) -> Result<Accepted, serde_json::Error>,
     pub decode_error: fn(&str) -> Option<crate::DecodeError>,
     pub variants: fn() -> &'static [VariantInfo],
@@ -48,6 +49,7 @@ where
                     schema: |generator| generator.subschema_for::<T>(),
                     roundtrip: |text| roundtrip::<T>(text, tagged::<T>),
                     check: |text| check_text::<T>(text, tagged::<T>),
+                    verdict: |text| verdict_text::<T>(text, tagged::<T>),
                     check_value: |value| check_value::<T>(value, tagged::<T>),
                     decode_error: crate::decode_error::<T> as fn(&str) -> Option<DecodeError>,
                     variants: T::union_variants,

@@ -50,6 +50,7 @@ pub struct Root {
     pub(crate) schema: fn(&mut SchemaGenerator) -> schemars::Schema,
     roundtrip: fn(&str) -> Result<RoundTrip, String>,
     check: fn(&str) -> Result<Accepted, serde_json::Error>,
+    verdict: fn(&str) -> Result<Accepted, Option<serde_json::Error>>,
     check_value: fn(&Value) -> Result<Accepted, serde_json::Error>,
     decode_error: fn(&str) -> Option<DecodeError>,
     variants: fn() -> &'static [VariantInfo],
@@ -77,7 +78,8 @@ pub(crate) fn tagged<T: Tagged>(value: &T) -> Accepted {
     Accepted { tag, unknown }
 }
 
-/// Decodes `text` as `T` with [`crate::Strict`] and reports it with `report`.
+/// Decodes `text` as `T` with [`crate::Strict`] (serde_json alone: the reference the
+/// quick decode is held to) and reports it with `report`.
 pub(crate) fn check_text<T: DeserializeOwned>(
     text: &str,
     report: fn(&T) -> Accepted,
@@ -86,6 +88,21 @@ pub(crate) fn check_text<T: DeserializeOwned>(
     let value = T::deserialize(crate::Strict(&mut de))?;
     de.end()?;
     Ok(report(&value))
+}
+
+/// [`check_text`]'s verdict, with serde_json's error only where the quick decode asked
+/// it (see [`Root::verdict`]).
+pub(crate) fn verdict_text<T: DeserializeOwned>(
+    text: &str,
+    report: fn(&T) -> Accepted,
+) -> Result<Accepted, Option<serde_json::Error>> {
+    use crate::quick::{Quick, decode};
+    // Reported where it was decoded: the value is not moved out first.
+    match decode::<T>(text) {
+        Quick::Decoded(value) => Ok(report(&value)),
+        Quick::Refused => Err(None),
+        Quick::Unsure => check_text(text, report).map_err(Some),
+    }
 }
 
 /// Decodes an already parsed `value` as `T` and reports it with `report`.
@@ -183,6 +200,7 @@ impl Root {
                 schema: |generator| generator.subschema_for::<T>(),
                 roundtrip: |text| roundtrip::<T>(text, plain),
                 check: |text| check_text::<T>(text, plain),
+                verdict: |text| verdict_text::<T>(text, plain),
                 check_value: |value| check_value::<T>(value, plain),
                 decode_error: decode_error::<T>,
                 variants: no_variants,
@@ -203,6 +221,7 @@ impl Root {
             schema: table.schema,
             roundtrip: table.roundtrip,
             check: table.check,
+            verdict: table.verdict,
             check_value: table.check_value,
             decode_error: table.decode_error,
             variants: table.variants,
@@ -252,10 +271,19 @@ impl Root {
         (self.roundtrip)(text)
     }
 
-    /// serde's verdict on `text` as this type, without re-encoding: the fast path of the
-    /// runtime validator. The decoded value is dropped.
+    /// serde's verdict on `text` as this type, without re-encoding, from serde_json's own
+    /// decode (the reference; the runtime validator asks [`Self::verdict`]). The decoded
+    /// value is dropped.
     pub fn check(&self, text: &str) -> Result<Accepted, serde_json::Error> {
         (self.check)(text)
+    }
+
+    /// serde's verdict on `text` as this type, as [`Self::check`] gives it, but cheaper
+    /// to refuse: the error is `None` where serde's would only be built to be dropped
+    /// (the quick decode is sure of the refusal, see [`crate::quick`]); ask
+    /// [`Self::check`] or [`Self::decode_error`] for it.
+    pub fn verdict(&self, text: &str) -> Result<Accepted, Option<serde_json::Error>> {
+        (self.verdict)(text)
     }
 
     /// serde's verdict on an already parsed value as this type.

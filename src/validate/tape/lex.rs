@@ -11,12 +11,10 @@
 use serde::de::DeserializeSeed;
 
 use super::{KeyIndex, Number, Tape, Text, Token};
+use crate::wire::quick::{ShortInteger, number_extent, special, unescape};
 
 /// The deepest nesting read: serde_json refuses the 128th level of arrays and objects.
 const MAX_NESTING: u32 = 127;
-
-/// Plain integers of at most this many digits fit both `i64` and `u64`.
-const SHORT_INTEGER: usize = 18;
 
 /// One read of a message onto a tape.
 pub(super) struct Lexer<'a, 't> {
@@ -224,36 +222,7 @@ impl<'a, 't> Lexer<'a, 't> {
     /// The escape whose backslash ends before `at`, unescaped onto the tape's buffer:
     /// where the text goes on.
     fn escape(&mut self, at: usize) -> Option<usize> {
-        let bytes = self.text.as_bytes();
-        let (c, next) = match *bytes.get(at)? {
-            b'"' => ('"', at + 1),
-            b'\\' => ('\\', at + 1),
-            b'/' => ('/', at + 1),
-            b'b' => ('\u{8}', at + 1),
-            b'f' => ('\u{c}', at + 1),
-            b'n' => ('\n', at + 1),
-            b'r' => ('\r', at + 1),
-            b't' => ('\t', at + 1),
-            b'u' => {
-                let unit = hex4(bytes.get(at + 1..at + 5)?)?;
-                match unit {
-                    0xD800..=0xDBFF => {
-                        if bytes.get(at + 5..at + 7)? != b"\\u" {
-                            return None;
-                        }
-                        let low = hex4(bytes.get(at + 7..at + 11)?)?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return None;
-                        }
-                        let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                        (char::from_u32(code)?, at + 11)
-                    }
-                    0xDC00..=0xDFFF => return None,
-                    _ => (char::from_u32(unit)?, at + 5),
-                }
-            }
-            _ => return None,
-        };
+        let (c, next) = unescape(self.text.as_bytes(), at)?;
         self.tape.unescaped.push(c);
         Some(next)
     }
@@ -263,47 +232,19 @@ impl<'a, 't> Lexer<'a, 't> {
     fn number(&mut self) -> Option<()> {
         let bytes = self.text.as_bytes();
         let start = self.at;
-        let negative = bytes[start] == b'-';
-        let digits = start + usize::from(negative);
-        let mut at = digits;
-        match *bytes.get(at)? {
-            b'0' => at += 1,
-            b'1'..=b'9' => at = skip_digits(bytes, at),
-            _ => return None,
-        }
-        let integral_end = at;
-        if bytes.get(at) == Some(&b'.') {
-            at = skip_digits(bytes, at + 1);
-            if at == integral_end + 1 {
-                return None;
-            }
-        }
-        if let Some(b'e' | b'E') = bytes.get(at) {
-            at += 1;
-            if let Some(b'+' | b'-') = bytes.get(at) {
-                at += 1;
-            }
-            let exponent = at;
-            at = skip_digits(bytes, at);
-            if at == exponent {
-                return None;
-            }
-        }
+        let extent = number_extent(bytes, start)?;
+        let at = extent.end;
         self.at = at;
-        if at == integral_end && integral_end - digits <= SHORT_INTEGER {
-            let value = bytes[digits..at]
-                .iter()
-                .fold(0u64, |n, &digit| n * 10 + u64::from(digit - b'0'));
-            if !negative {
-                self.tape.tokens.push(Token::UInt(value));
+        match extent.short_integer(bytes, start) {
+            Some(ShortInteger::Unsigned(n)) => {
+                self.tape.tokens.push(Token::UInt(n));
                 return Some(());
             }
-            if value != 0 {
-                // At most 18 digits: within i64.
-                self.tape.tokens.push(Token::Int(-(value as i64)));
+            Some(ShortInteger::Signed(n)) => {
+                self.tape.tokens.push(Token::Int(n));
                 return Some(());
             }
-            // `-0` is a float to serde_json.
+            None => {}
         }
         let mut deserializer = serde_json::Deserializer::from_str(&self.text[start..at]);
         Number {
@@ -314,51 +255,6 @@ impl<'a, 't> Lexer<'a, 't> {
         .ok()?;
         deserializer.end().ok()
     }
-}
-
-/// The first byte from `at` on that a string cannot hold as it is: a quote, a backslash
-/// or a control character; `bytes.len()` if none. Eight bytes at a time: in each, a
-/// byte of one of those kinds gets its high bit set in `flagged`, and the lowest flag is
-/// exact (a borrow can only flag bytes above a flagged one).
-#[inline]
-fn special(bytes: &[u8], mut at: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGHS: u64 = ONES << 7;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let chunk = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let quote = chunk ^ (ONES * u64::from(b'"'));
-        let backslash = chunk ^ (ONES * u64::from(b'\\'));
-        let flagged = (chunk.wrapping_sub(ONES * 0x20) & !chunk
-            | quote.wrapping_sub(ONES) & !quote
-            | backslash.wrapping_sub(ONES) & !backslash)
-            & HIGHS;
-        if flagged != 0 {
-            return at + (flagged.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    while let Some(&byte) = bytes.get(at)
-        && byte != b'"'
-        && byte != b'\\'
-        && byte >= 0x20
-    {
-        at += 1;
-    }
-    at
-}
-
-fn skip_digits(bytes: &[u8], mut at: usize) -> usize {
-    while bytes.get(at).is_some_and(u8::is_ascii_digit) {
-        at += 1;
-    }
-    at
-}
-
-/// Four hex digits.
-fn hex4(digits: &[u8]) -> Option<u32> {
-    digits.iter().try_fold(0u32, |n, &digit| {
-        Some(n << 4 | char::from(digit).to_digit(16)?)
-    })
 }
 
 #[cfg(test)]

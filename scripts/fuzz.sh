@@ -33,7 +33,7 @@ while (($#)); do
     esac
 done
 if ((${#targets[@]} == 0)); then
-    targets=(validate schema_model schema_checks generate)
+    targets=(validate quick schema_model schema_checks generate)
 fi
 
 tools="$PWD/fuzz/.tools"
@@ -62,11 +62,13 @@ for target in "${targets[@]}"; do
         validate) max_len=65536 ;;
         *) max_len=8192 ;;
     esac
-    # schema_checks reads schemas, like schema_model: it starts from the same seeds.
+    # schema_checks reads schemas, like schema_model: it starts from the same seeds;
+    # quick reads messages, like validate.
     seeds="fuzz/seeds/$target"
-    if [[ "$target" == schema_checks ]]; then
-        seeds=fuzz/seeds/schema_model
-    fi
+    case "$target" in
+        schema_checks) seeds=fuzz/seeds/schema_model ;;
+        quick) seeds=fuzz/seeds/validate ;;
+    esac
     if ! cargo +nightly fuzz run --sanitizer "$sanitizer" --fuzz-dir fuzz "$target" \
         "fuzz/corpus/$target" "$seeds" -- \
         "${limit[@]}" -max_len="$max_len" -rss_limit_mb=2048 -print_final_stats=1 \

@@ -1,7 +1,8 @@
 //! The validator on arbitrary bytes, for every built-in protocol: no panic, and one
 //! verdict: the typed fast path, the schema walk alone (what `validate --schema` does),
 //! the checks compiled from the schema on their own (where they answer) and serde's
-//! typed decode of each root must agree.
+//! typed decode of each root must agree, and each root's quick decode (`Root::verdict`)
+//! must give serde_json's verdict (`Root::check`).
 #![no_main]
 
 use std::sync::LazyLock;
@@ -45,6 +46,15 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         for root in pair.protocol.roots() {
+            match (root.verdict(text), root.check(text)) {
+                (Ok(quick), Ok(serde)) => assert_eq!(quick, serde, "{}: quick decode", root.name()),
+                (Err(_), Err(_)) => {}
+                (quick, serde) => panic!(
+                    "{} {}: quick decode {quick:?}, serde_json {serde:?}",
+                    pair.protocol.id(),
+                    root.name()
+                ),
+            }
             let report = pair.schema.validate_root_str(root.name(), text);
             let (Some(report), Some(serde)) = (
                 report,

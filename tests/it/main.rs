@@ -15,6 +15,7 @@ mod injection;
 mod json_schema_test_suite;
 mod model;
 mod python_package;
+mod quick_decode;
 mod readme;
 mod schemars_fixture;
 mod serde_fidelity;

@@ -7,6 +7,7 @@ pub mod code_tokens;
 pub mod schema_gen;
 pub mod vectors;
 pub mod verdict;
+pub mod zoo;
 
 #[path = "../../../benches/support/mod.rs"]
 pub mod bench;

@@ -95,8 +95,9 @@ impl<'de> Visitor<'de> for TagTextSeed {
 pub enum TagValue<'de> {
     /// A string tag.
     Str(Cow<'de, str>),
-    /// Anything else.
-    Other(Value),
+    /// Anything else (boxed: a `Value` is large, and the tag is a string but in a
+    /// refused message).
+    Other(Box<Value>),
 }
 
 /// Reads a tag value as a [`Value`] would (see [`TagValue`]).
@@ -112,7 +113,7 @@ impl<'de> DeserializeSeed<'de> for TagValueSeed {
 
 /// The value a `Value` decodes from `deserializer`, as [`TagValue::Other`].
 fn other<'de, D: Deserializer<'de>>(deserializer: D) -> Result<TagValue<'de>, D::Error> {
-    Value::deserialize(deserializer).map(TagValue::Other)
+    Value::deserialize(deserializer).map(|value| TagValue::Other(Box::new(value)))
 }
 
 /// `TagValueSeed`'s visit methods for scalars of the given types: each gives
@@ -157,11 +158,11 @@ impl<'de> Visitor<'de> for TagValueSeed {
     );
 
     fn visit_none<E: Error>(self) -> Result<Self::Value, E> {
-        Ok(TagValue::Other(Value::Null))
+        Ok(TagValue::Other(Box::new(Value::Null)))
     }
 
     fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
-        Ok(TagValue::Other(Value::Null))
+        Ok(TagValue::Other(Box::new(Value::Null)))
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -246,7 +247,7 @@ mod tests {
                 TagValue::Str(tag) => Value::String(tag.into_owned()),
                 TagValue::Other(value) => {
                     assert!(!value.is_string(), "{text}");
-                    value
+                    *value
                 }
             });
             assert_eq!(seeded, owned, "{text}");
@@ -260,7 +261,7 @@ mod tests {
         ] {
             let seeded = match TagValueSeed.deserialize(value.clone()).unwrap() {
                 TagValue::Str(tag) => Value::String(tag.into_owned()),
-                TagValue::Other(value) => value,
+                TagValue::Other(value) => *value,
             };
             assert_eq!(seeded, value);
         }

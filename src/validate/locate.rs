@@ -292,7 +292,7 @@ const WORDS_FIRST: usize = 32;
 
 /// The first quote or backslash from `at` on, eight bytes at a time at first (see
 /// [`zeros`]).
-#[inline]
+#[inline(always)]
 fn quote_or_backslash(bytes: &[u8], mut at: usize) -> Option<usize> {
     let words_end = at.saturating_add(WORDS_FIRST);
     while at < words_end
@@ -307,7 +307,16 @@ fn quote_or_backslash(bytes: &[u8], mut at: usize) -> Option<usize> {
         }
         at += 8;
     }
-    Some(at + memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?)
+    let rest = bytes.get(at..)?;
+    // Fewer than eight bytes left (the end of a short message): a call to `memchr2`
+    // would cost more than reading them.
+    if rest.len() < 8 {
+        return rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\')
+            .map(|i| at + i);
+    }
+    Some(at + memchr::memchr2(b'"', b'\\', rest)?)
 }
 
 /// `pos` is at the start of a value; returns the offset just past it.

@@ -54,6 +54,7 @@ mod narrow;
 mod output;
 mod report;
 mod retrieve;
+mod router;
 pub mod stream;
 mod tape;
 mod text;

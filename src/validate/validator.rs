@@ -15,10 +15,10 @@ use serde_json::Value;
 use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::explain::child;
 use super::faults::{self, Fault};
-use super::few::same;
-use super::locate::{Peek, locate, locate_on_tape, locate_unique, peek_with};
+use super::locate::{locate, locate_on_tape, locate_unique};
 use super::message::{Member, Message};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind, copied, interned};
+use super::router::{Router, has};
 use super::text::{
     as_text, depth_violation, emptiness, number_at, serde_position, syntax_violation,
 };
@@ -34,45 +34,11 @@ pub struct Validator {
     /// Per compiled root, the index of its Rust type in `protocol.roots`; empty when
     /// validity is decided by the schema alone.
     typed: Vec<Option<usize>>,
-    /// Per compiled root that is a tagged union, how to tell cheaply whether a text can
-    /// be one of its known alternatives (see [`Self::fast`]).
-    routes: Vec<Option<Route>>,
+    /// Which roots cannot take a text as known, told cheaply (see [`Self::fast`]).
+    router: Router,
     /// Explain every root's rejection before picking one, even a root that cannot be
     /// the one picked (for the tests that hold the pick the same).
     every_root: bool,
-}
-
-/// What [`Validator::fast`] needs to know about a tagged union root to tell, from the
-/// text alone, that it cannot take a message as known.
-struct Route {
-    /// The tag key, e.g. `type`.
-    key: String,
-    /// Finds `"key"` in a text (see [`peek_with`]).
-    quoted_key: memchr::memmem::Finder<'static>,
-    /// The known string tags.
-    tags: Vec<String>,
-}
-
-fn routes(schema: &CompiledSchema) -> Vec<Option<Route>> {
-    schema
-        .roots
-        .iter()
-        .map(|root| {
-            root.union.as_ref().map(|d| {
-                let tags: Vec<String> = d
-                    .known_tags()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect();
-                let quoted = format!("\"{}\"", d.key);
-                Route {
-                    key: d.key.clone(),
-                    quoted_key: memchr::memmem::Finder::new(quoted.as_bytes()).into_owned(),
-                    tags,
-                }
-            })
-        })
-        .collect()
 }
 
 /// How one root judged a message. A rejection is explained only when the report needs
@@ -85,14 +51,17 @@ enum RootVerdict {
     Rejected {
         knows_tag: bool,
         tag: Option<Name>,
-        /// serde's error, when serde rejected the message.
-        serde: Option<serde_json::Error>,
+        /// serde's refusal, when serde rejected the message.
+        serde: Option<Refusal>,
     },
 }
 
+/// serde's refusal of a message: its error, when the decode built it (see
+/// [`Root::verdict`]). It is put into words only when no schema violation explains it.
+type Refusal = Option<serde_json::Error>;
+
 /// serde's verdict on one root, from the fast path (`None` where it was not asked).
-/// The error is kept as is: it is formatted only when no schema violation explains it.
-type SerdeVerdicts = Vec<Option<Result<Accepted, serde_json::Error>>>;
+type SerdeVerdicts = Vec<Option<Result<Accepted, Refusal>>>;
 
 fn names(
     schema: &CompiledSchema,
@@ -125,7 +94,7 @@ impl Validator {
             .collect();
         Ok(Self {
             names: names(&schema, Some(protocol), &typed),
-            routes: routes(&schema),
+            router: Router::new(&schema),
             every_root: false,
             schema,
             protocol: Some(protocol.clone()),
@@ -141,7 +110,7 @@ impl Validator {
         let schema = CompiledSchema::compile(document, options)?;
         Ok(Self {
             names: names(&schema, None, &[]),
-            routes: routes(&schema),
+            router: Router::new(&schema),
             every_root: false,
             schema,
             protocol: None,
@@ -230,7 +199,7 @@ impl Validator {
             self.typed.push(None);
         }
         self.names = names(&self.schema, self.protocol.as_ref(), &self.typed);
-        self.routes = routes(&self.schema);
+        self.router = Router::new(&self.schema);
         Ok(self)
     }
 
@@ -399,61 +368,46 @@ impl Validator {
         &self,
         only: Option<usize>,
         text: Option<&str>,
-        check: impl Fn(&Root) -> Result<Accepted, serde_json::Error>,
+        check: impl Fn(&Root) -> Result<Accepted, Refusal>,
     ) -> Result<Report, SerdeVerdicts> {
-        let mut serde: SerdeVerdicts = Vec::new();
+        // Made on the first refusal: a valid message drops no vector.
+        let mut serde: Option<SerdeVerdicts> = None;
         let Some(protocol) = self.protocol.as_ref().filter(|_| self.is_typed()) else {
-            return Err(serde);
+            return Err(Vec::new());
         };
         let range = self.roots(only);
-        let mut deferred = 0u64;
-        if let Some(text) = text.filter(|_| range.len() > 1 && range.end <= 64) {
-            let mut peeked: Option<(&str, Peek<'_>)> = None;
+        let hopeless = match text {
+            Some(text) if range.len() > 1 => self.router.hopeless(text),
+            _ => 0,
+        };
+        for deferred in [false, true] {
             for index in range.clone() {
-                let Some(route) = &self.routes[index] else {
+                if has(hopeless, index) != deferred {
+                    continue;
+                }
+                let Some(typed) = self.typed[index] else {
                     continue;
                 };
-                let seen = match peeked {
-                    Some((key, seen)) if same(key, &route.key) => seen,
-                    _ => {
-                        let seen = peek_with(text, &route.key, &route.quoted_key);
-                        peeked = Some((&route.key, seen));
-                        seen
+                match check(&protocol.roots()[typed]) {
+                    Ok(accepted) if !accepted.unknown => {
+                        return Ok(Report::accepted(
+                            Outcome::Valid,
+                            self.root_name(index),
+                            accepted.tag,
+                        ));
                     }
-                };
-                let hopeless = match seen {
-                    Peek::String(tag) => !route.tags.iter().any(|t| same(t, tag)),
-                    Peek::Absent => true,
-                    Peek::Unsure => false,
-                };
-                if hopeless {
-                    deferred |= 1 << index;
+                    verdict => {
+                        let roots = self.schema.roots.len();
+                        serde.get_or_insert_with(|| (0..roots).map(|_| None).collect())[index] =
+                            Some(verdict);
+                    }
                 }
             }
-        }
-        let order = range
-            .clone()
-            .filter(|i| deferred & (1 << i) == 0)
-            .chain(range.filter(|i| deferred & (1 << i) != 0));
-        for index in order {
-            let Some(typed) = self.typed[index] else {
-                continue;
-            };
-            let verdict = check(&protocol.roots()[typed]);
-            if let Ok(accepted) = &verdict
-                && !accepted.unknown
-            {
-                return Ok(Report::accepted(
-                    Outcome::Valid,
-                    self.root_name(index),
-                    accepted.tag.clone(),
-                ));
+            if hopeless == 0 {
+                break;
             }
-            if serde.is_empty() {
-                serde.resize_with(self.schema.roots.len(), || None);
-            }
-            serde[index] = Some(verdict);
         }
+        let serde = serde.unwrap_or_default();
         match self.all_unknown(&serde, only) {
             Some(report) => Ok(report),
             None => Err(serde),
@@ -461,10 +415,16 @@ impl Validator {
     }
 
     fn text(&self, text: &str, only: Option<usize>) -> Report {
-        let serde = match self.fast(only, Some(text), |root| root.check(text)) {
-            Ok(report) => return report,
-            Err(serde) => serde,
-        };
+        match self.fast(only, Some(text), |root| root.verdict(text)) {
+            Ok(report) => report,
+            Err(serde) => self.text_judged(text, only, serde),
+        }
+    }
+
+    /// [`Self::text`] past serde's fast path: the schema's verdict and the violations.
+    /// Out of line, so that the fast path of a valid message keeps a small frame.
+    #[inline(never)]
+    fn text_judged(&self, text: &str, only: Option<usize>, serde: SerdeVerdicts) -> Report {
         if serde.is_empty()
             && let Some((index, tag)) = self.schema.quick_accepts(text, self.roots(only))
         {
@@ -528,7 +488,7 @@ impl Validator {
         if let Some(violation) = depth_violation(value) {
             return Report::invalid(None, None, vec![violation]);
         }
-        let serde = match self.fast(only, None, |root| root.check_value(value)) {
+        let serde = match self.fast(only, None, |root| root.check_value(value).map_err(Some)) {
             Ok(report) => return report,
             Err(serde) => serde,
         };
@@ -619,13 +579,13 @@ impl Validator {
         &self,
         index: usize,
         message: &Message<'_>,
-        serde: Option<&serde_json::Error>,
+        serde: Option<&Refusal>,
         text: Option<&str>,
     ) -> Vec<Violation> {
         let mut violations = self.schema.violations(index, message);
         if violations.is_empty() {
             violations.push(match serde {
-                Some(error) => self.serde_fallback(index, text, &error.to_string()),
+                Some(error) => self.serde_fallback(index, text, error.as_ref()),
                 None => Violation::new(ViolationKind::Constraint, "", "rejected by the schema"),
             });
         }
@@ -744,7 +704,12 @@ impl Validator {
 
     /// The violation for a message serde rejects while the schema walk finds nothing
     /// wrong (duplicate keys, integers written as `1.0`): serde's own message and path.
-    fn serde_fallback(&self, index: usize, text: Option<&str>, message: &str) -> Violation {
+    fn serde_fallback(
+        &self,
+        index: usize,
+        text: Option<&str>,
+        error: Option<&serde_json::Error>,
+    ) -> Violation {
         let protocol = self.protocol.as_ref();
         let typed = self.typed.get(index).copied().flatten();
         if let (Some(text), Some(protocol), Some(typed)) = (text, protocol, typed)
@@ -755,7 +720,10 @@ impl Validator {
         Violation::new(
             ViolationKind::Constraint,
             "",
-            format!("rejected by the decoder: {message}"),
+            match error {
+                Some(error) => format!("rejected by the decoder: {error}"),
+                None => "rejected by the decoder".to_owned(),
+            },
         )
     }
 }

@@ -46,6 +46,10 @@ pub const APPROACHES: &[Approach] = &[
         label: "typed serde decode (Rust root type)",
     },
     Approach {
+        key: "typed-quick",
+        label: "typed quick decode (symgen_wire::quick)",
+    },
+    Approach {
         key: "jsonschema",
         label: "parse + jsonschema crate",
     },
@@ -100,22 +104,8 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
                 sonic_rs::from_str::<sonic_rs::Value>(text).is_ok()
             })
         })),
-        "typed" => {
-            let decoders = corpus
-                .messages
-                .iter()
-                .map(|m| {
-                    typed_decoder(m.root).ok_or_else(|| format!("no Rust type for root {}", m.root))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Box::new(move || {
-                texts
-                    .iter()
-                    .zip(&decoders)
-                    .filter(|(text, decode)| black_box(decode(black_box(text))))
-                    .count()
-            }))
-        }
+        "typed" => per_root(corpus, texts, typed_decoder::<Serde>),
+        "typed-quick" => per_root(corpus, texts, typed_decoder::<Quick>),
         "jsonschema" => {
             let validator = jsonschema_validator(corpus.protocol, schema_dir)?;
             Ok(Box::new(move || {
@@ -264,22 +254,65 @@ pub fn boon_validator(
     Ok((schemas, index))
 }
 
-fn decode<T: DeserializeOwned>(text: &str) -> bool {
-    serde_json::from_str::<T>(text).is_ok()
+/// A pass that decodes each message as its own root's Rust type with `decoder`.
+fn per_root<'a>(
+    corpus: &Corpus,
+    texts: Vec<&'a str>,
+    decoder: fn(&str) -> Option<Accepts>,
+) -> Result<Pass<'a>, String> {
+    let decoders = corpus
+        .messages
+        .iter()
+        .map(|m| decoder(m.root).ok_or_else(|| format!("no Rust type for root {}", m.root)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Box::new(move || {
+        texts
+            .iter()
+            .zip(&decoders)
+            .filter(|(text, decode)| black_box(decode(black_box(text))))
+            .count()
+    }))
 }
 
-/// serde's decoder for the Rust type of schema root `root`.
-pub fn typed_decoder(root: &str) -> Option<fn(&str) -> bool> {
+/// Whether a text decodes as one Rust type.
+pub type Accepts = fn(&str) -> bool;
+
+/// A typed decode: serde_json's, or symgen's quick decode.
+pub trait Decode {
+    /// Whether `text` decodes as `T`.
+    fn accepts<T: DeserializeOwned>(text: &str) -> bool;
+}
+
+/// serde_json's typed decode.
+pub struct Serde;
+
+impl Decode for Serde {
+    fn accepts<T: DeserializeOwned>(text: &str) -> bool {
+        serde_json::from_str::<T>(text).is_ok()
+    }
+}
+
+/// symgen's quick decode (`symgen_wire::quick`), serde_json where it is unsure.
+pub struct Quick;
+
+impl Decode for Quick {
+    fn accepts<T: DeserializeOwned>(text: &str) -> bool {
+        symgen::wire::quick::from_str::<T>(text).is_ok()
+    }
+}
+
+/// `D`'s decode of the Rust type of schema root `root`.
+pub fn typed_decoder<D: Decode>(root: &str) -> Option<Accepts> {
     Some(match root {
-        "IpcMessage" => decode::<IpcMessage>,
-        "TaskspaceStateMessage" => decode::<TaskspaceStateMessage>,
-        "DialecticRequest" => decode::<DialecticRequest>,
-        "IPCResponse" => decode::<IpcResponse>,
-        "ServerToWorker" => decode::<ServerToWorker>,
-        "WorkerToServer" => decode::<WorkerToServer>,
-        "JsonRpcRequest" => decode::<JsonRpcRequest>,
-        "JsonRpcResponse" => decode::<JsonRpcResponse>,
-        "PortFile" => decode::<PortFile>,
+        "IpcMessage" => D::accepts::<IpcMessage>,
+        "TaskspaceStateMessage" => D::accepts::<TaskspaceStateMessage>,
+        "DialecticRequest" => D::accepts::<DialecticRequest>,
+        "IPCResponse" => D::accepts::<IpcResponse>,
+        "ServerToWorker" => D::accepts::<ServerToWorker>,
+        "WorkerToServer" => D::accepts::<WorkerToServer>,
+        "JsonRpcRequest" => D::accepts::<JsonRpcRequest>,
+        "JsonRpcResponse" => D::accepts::<JsonRpcResponse>,
+        "PortFile" => D::accepts::<PortFile>,
         _ => return None,
     })
 }

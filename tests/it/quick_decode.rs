@@ -197,3 +197,97 @@ pub fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
         _ => text[..at].to_owned(),
     }
 }
+
+/// A tagged union's decode from a tight tag on (`Tagged::quick_tag_first`) against
+/// serde_json's decode of the whole union, on the corpora and mutations of them.
+fn tag_first_agrees<T>(texts: &[String]) -> (usize, Vec<String>)
+where
+    T: symgen::wire::__private::Tagged + serde::de::DeserializeOwned + std::fmt::Debug,
+{
+    use symgen::wire::quick::Quick;
+    let mut taken = 0;
+    let mut failures = Vec::new();
+    for text in texts {
+        let Some(quick) = T::quick_tag_first(text) else {
+            continue;
+        };
+        let serde = symgen::wire::from_str::<T>(text);
+        let agree = match (&quick, &serde) {
+            (Quick::Decoded(a), Ok(b)) => format!("{a:?}") == format!("{b:?}"),
+            (Quick::Decoded(_), Err(_)) | (Quick::Refused, Ok(_)) => false,
+            (Quick::Refused, Err(_)) | (Quick::Unsure, _) => true,
+        };
+        taken += usize::from(matches!(quick, Quick::Decoded(_)));
+        if !agree {
+            failures.push(format!("{text:?}: {quick:?} / {serde:?}"));
+        }
+    }
+    (taken, failures)
+}
+
+#[test]
+fn a_tight_tag_decodes_the_rest_as_the_union_does() {
+    use symgen_protocols::worker_sideband::{ServerToWorker, WorkerToServer};
+    let mut rng = fastrand::Rng::with_seed(0x7A6_F125);
+    let corpus: Vec<String> = corpus::generate("worker-sideband", 400)
+        .expect("P4")
+        .messages
+        .into_iter()
+        .map(|m| m.text)
+        .collect();
+    let mut texts = corpus.clone();
+    for text in &corpus {
+        for _ in 0..30 {
+            texts.push(mutate(text, &mut rng));
+        }
+    }
+    // The tag key given twice, a tag not first, white space, escapes in the tag.
+    texts.extend(
+        [
+            r#"{"type":"readline_start","type":"readline_start","prompt":""}"#,
+            r#"{"type":"readline_start","prompt":"","type":"x"}"#,
+            r#"{"type":"readline_start" ,"prompt" : "a"}"#,
+            r#"{"type":"readline_start","prompt":"a"} "#,
+            r#"{"type":"readline_start","prompt":"a"}}"#,
+            r#"{"type":"readline\u005fstart","prompt":"a"}"#,
+            r#"{"type":"request_end"}"#,
+            r#"{"type":"request_end","extra":[1,{"a":null}]}"#,
+            r#"{"type":"plot_image","id":"p","mime_type":"image/png","data":"","is_new":true}"#,
+        ]
+        .map(str::to_owned),
+    );
+    let (taken_w, mut failures) = tag_first_agrees::<WorkerToServer>(&texts);
+    let (taken_s, more) = tag_first_agrees::<ServerToWorker>(&texts);
+    failures.extend(more);
+    assert_no_failures(&failures);
+    // Most corpus messages (all tight, most tags known to one of the two) are decoded
+    // from their tag on.
+    assert!(taken_w + taken_s >= 380, "taken {taken_w} + {taken_s}");
+
+    // And the validator's typed verdict is serde_json's for every root of every
+    // protocol, tight tags or not.
+    for id in corpus::PROTOCOLS {
+        let protocol = symgen_protocols::find(id).expect("a built-in protocol");
+        let mut texts: Vec<String> = corpus::generate(id, 60)
+            .expect("a corpus")
+            .messages
+            .into_iter()
+            .map(|m| m.text)
+            .collect();
+        for i in 0..texts.len() {
+            for _ in 0..20 {
+                let text = mutate(&texts[i], &mut rng);
+                texts.push(text);
+            }
+        }
+        for root in protocol.roots() {
+            for text in &texts {
+                match (root.verdict(text), root.check(text)) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b, "{id} {}: {text}", root.name()),
+                    (Err(_), Err(_)) => {}
+                    (a, b) => panic!("{id} {}: {text}: {a:?} / {b:?}", root.name()),
+                }
+            }
+        }
+    }
+}

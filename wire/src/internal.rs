@@ -84,6 +84,18 @@ macro_rules! internally_tagged_union {
             fn union_variants() -> &'static [$crate::VariantInfo] {
                 <$name as $crate::UnionInfo>::variants()
             }
+            fn quick_tag_first(text: &str) -> Option<$crate::quick::Quick<Self>> {
+                let (tag, after) = $crate::quick::tag_first(text, $tag_key)?;
+                match tag {
+                    $(
+                        $vtag $(| $valias)* => Some(
+                            $crate::quick::decode_rest::<$payload>(text, after, $tag_key)
+                                .map($name::$variant),
+                        ),
+                    )*
+                    _ => None,
+                }
+            }
         }
 
         impl $crate::__private::serde::Serialize for $name {

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::VariantInfo;
 use crate::protocol::{
-    Accepted, DecodeError, RoundTrip, check_text, check_value, roundtrip, tagged, verdict_text,
+    Accepted, DecodeError, RoundTrip, check_text, check_value, roundtrip, tagged, verdict_union,
 };
 use crate::support::Tagged;
 
@@ -49,7 +49,7 @@ where
                     schema: |generator| generator.subschema_for::<T>(),
                     roundtrip: |text| roundtrip::<T>(text, tagged::<T>),
                     check: |text| check_text::<T>(text, tagged::<T>),
-                    verdict: |text| verdict_text::<T>(text, tagged::<T>),
+                    verdict: verdict_union::<T>,
                     check_value: |value| check_value::<T>(value, tagged::<T>),
                     decode_error: crate::decode_error::<T> as fn(&str) -> Option<DecodeError>,
                     variants: T::union_variants,

@@ -96,9 +96,31 @@ pub(crate) fn verdict_text<T: DeserializeOwned>(
     text: &str,
     report: fn(&T) -> Accepted,
 ) -> Result<Accepted, Option<serde_json::Error>> {
-    use crate::quick::{Quick, decode};
-    // Reported where it was decoded: the value is not moved out first.
-    match decode::<T>(text) {
+    verdict_of(text, crate::quick::decode::<T>(text), report)
+}
+
+/// [`verdict_text`] for an open union, reading a tight tag once
+/// ([`Tagged::quick_tag_first`]).
+pub(crate) fn verdict_union<T: Tagged + DeserializeOwned>(
+    text: &str,
+) -> Result<Accepted, Option<serde_json::Error>> {
+    let quick = match T::quick_tag_first(text) {
+        Some(quick) => quick,
+        None => crate::quick::decode::<T>(text),
+    };
+    verdict_of(text, quick, tagged::<T>)
+}
+
+/// The verdict of a quick decode of `text`, serde_json's where it is unsure; reported
+/// where it was decoded (the value is not moved out first).
+#[inline(always)]
+fn verdict_of<T: DeserializeOwned>(
+    text: &str,
+    quick: crate::quick::Quick<T>,
+    report: fn(&T) -> Accepted,
+) -> Result<Accepted, Option<serde_json::Error>> {
+    use crate::quick::Quick;
+    match quick {
         Quick::Decoded(value) => Ok(report(&value)),
         Quick::Refused => Err(None),
         Quick::Unsure => check_text(text, report).map_err(Some),

@@ -162,6 +162,18 @@ pub trait Tagged {
     fn union_variants() -> &'static [crate::VariantInfo]
     where
         Self: Sized;
+    /// The quick decode of a text whose tag member comes first, written tight
+    /// ([`crate::quick::tag_first`]), from the members after it; `None` where the
+    /// union's own decode must read the text (another start, a tag it does not know).
+    /// What the union's `Deserialize` makes of the same text, one reading of the tag
+    /// fewer.
+    #[doc(hidden)]
+    fn quick_tag_first(_text: &str) -> Option<crate::quick::Quick<Self>>
+    where
+        Self: Sized,
+    {
+        None
+    }
     /// Traces every type the union decodes: the variants' payloads and replies, and an
     /// envelope's shared fields.
     fn trace(tracer: &mut crate::trace::Tracer)

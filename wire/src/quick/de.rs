@@ -44,11 +44,21 @@ impl<'de> Reader<'de> {
         close: u8,
         visit: impl FnOnce(&mut Self) -> Result<T, Refusal>,
     ) -> Result<T, Refusal> {
+        self.at += 1;
+        self.container_from(close, visit)
+    }
+
+    /// [`Self::container`] with the opening bracket already read.
+    #[inline(always)]
+    fn container_from<T>(
+        &mut self,
+        close: u8,
+        visit: impl FnOnce(&mut Self) -> Result<T, Refusal>,
+    ) -> Result<T, Refusal> {
         self.depth -= 1;
         if self.depth == 0 {
             return Err(self.refuse());
         }
-        self.at += 1;
         let value = visit(self);
         self.depth += 1;
         let value = value?;
@@ -78,6 +88,27 @@ impl<'de> Reader<'de> {
                 reader,
                 first: true,
             })
+        })
+    }
+
+    /// `P` from the members of the outermost object after its tag member, which ends at
+    /// `after` (see [`super::decode_rest`]): the reader stands where a union's decode
+    /// stands once it has read the tag (one object open, its first member read).
+    pub(super) fn rest_of_object<P: de::DeserializeOwned>(
+        &mut self,
+        after: usize,
+        key: &'static str,
+    ) -> Result<P, Refusal> {
+        self.at = after;
+        self.container_from(b'}', |reader| {
+            let members = crate::support::WithoutKey::new(
+                Members {
+                    reader,
+                    first: false,
+                },
+                key,
+            );
+            P::deserialize(de::value::MapAccessDeserializer::new(members))
         })
     }
 

@@ -60,12 +60,30 @@ pub enum Quick<T> {
     Unsure,
 }
 
+impl<T> Quick<T> {
+    /// The decoded value mapped by `f`.
+    #[inline]
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Quick<U> {
+        match self {
+            Quick::Decoded(value) => Quick::Decoded(f(value)),
+            Quick::Refused => Quick::Refused,
+            Quick::Unsure => Quick::Unsure,
+        }
+    }
+}
+
 /// Decodes `text` as `T` (see the module docs); [`from_str`] asks serde_json where this
 /// is unsure.
 #[inline]
 pub fn decode<T: DeserializeOwned>(text: &str) -> Quick<T> {
     let mut reader = Reader::new(text);
     let result = T::deserialize(&mut reader);
+    judged(reader, result)
+}
+
+/// What a decode that gave `result` and left `reader` where it stopped makes of the text.
+#[inline(always)]
+fn judged<T>(mut reader: Reader<'_>, result: Result<T, Refusal>) -> Quick<T> {
     let certain = reader.raised == 0 || (reader.raised == 1 && !reader.unsure);
     match result {
         Ok(value) if reader.raised == 0 => match reader.end() {
@@ -75,6 +93,37 @@ pub fn decode<T: DeserializeOwned>(text: &str) -> Quick<T> {
         Err(_) if certain => Quick::Refused,
         _ => Quick::Unsure,
     }
+}
+
+/// For a text that starts `{"key":"tag"` (an internally tagged object as serde writes it:
+/// tag first, no white space) with a tag written plainly (no escape): the tag, and where
+/// the text goes on after its closing quote. `None` for any other text.
+#[inline]
+pub fn tag_first<'t>(text: &'t str, key: &str) -> Option<(&'t str, usize)> {
+    let bytes = text.as_bytes();
+    let key = key.as_bytes();
+    let start = key.len() + 5;
+    if bytes.get(..2)? != b"{\""
+        || bytes.get(2..start - 3)? != key
+        || bytes.get(start - 3..start)? != b"\":\""
+    {
+        return None;
+    }
+    let end = special(bytes, start);
+    if bytes.get(end) != Some(&b'"') {
+        return None;
+    }
+    Some((text.get(start..end)?, end + 1))
+}
+
+/// The members of an object after its tag member (a [`tag_first`] text, from `after`
+/// on), decoded as `P`: what an internally tagged union's decode does once it has read
+/// the tag, handing `P` the remaining members and refusing the tag key among them
+/// (`key`, [`crate::__private::WithoutKey`]); then the object's end and the text's.
+pub fn decode_rest<P: DeserializeOwned>(text: &str, after: usize, key: &'static str) -> Quick<P> {
+    let mut reader = Reader::new(text);
+    let result = reader.rest_of_object(after, key);
+    judged(reader, result)
 }
 
 /// Decodes `text` as `T` with [`crate::Strict`] semantics, as [`crate::from_str`] does,

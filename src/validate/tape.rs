@@ -31,19 +31,21 @@ pub enum Token<'t> {
     Int(i64),
     Float(f64),
     Str(Text<'t>),
-    /// An array; its items follow, and the next value starts at `end`. Its text is
-    /// `from..to` (brackets included).
+    /// An array of `len` items; its items follow, and the next value starts at `end`.
+    /// Its text is `from..to` (brackets included).
     Array {
         end: u32,
         from: u32,
         to: u32,
+        len: u32,
     },
-    /// An object; `Key`, value pairs follow, and the next value starts at `end`. Its text
-    /// is `from..to` (braces included).
+    /// An object of `len` members; `Key`, value pairs follow, and the next value starts
+    /// at `end`. Its text is `from..to` (braces included).
     Object {
         end: u32,
         from: u32,
         to: u32,
+        len: u32,
     },
     /// An object's key; its value follows.
     Key(Text<'t>),
@@ -117,6 +119,15 @@ impl<'t> Tape<'t> {
         }
     }
 
+    /// How many items the array, or members the object, at `at` has (0 for a scalar).
+    #[inline]
+    pub fn count(&self, at: usize) -> usize {
+        match self.tokens[at] {
+            Token::Array { len, .. } | Token::Object { len, .. } => len as usize,
+            _ => 0,
+        }
+    }
+
     /// The items of the array at `at`: the index of each.
     pub fn items(&self, at: usize) -> Items<'_, 't> {
         Items {
@@ -180,7 +191,7 @@ impl<'t> Tape<'t> {
             Token::Str(text) | Token::Key(text) => Value::String(self.text(text).to_owned()),
             Token::Array { .. } => Value::Array(self.items(at).map(|i| self.to_value(i)).collect()),
             Token::Object { .. } => {
-                let mut map = Map::with_capacity(self.members(at).count());
+                let mut map = Map::with_capacity(self.count(at));
                 for (key, value) in self.members(at) {
                     map.insert(key.to_owned(), self.to_value(value));
                 }
@@ -406,7 +417,7 @@ mod tests {
 
     #[test]
     fn a_container_s_source_reads_as_its_value() {
-        let text = r#" {"a": [10, {"b": null} ], "e": {}, "k\u0065y": [ ]} "#;
+        let text = r#" {"a": [10, {"b": null, "c": [1]} ], "e": {}, "k\u0065y": [ ]} "#;
         let tape = read(text, false).unwrap();
         let mut containers = 0;
         for at in 0..tape.len() {
@@ -416,6 +427,13 @@ mod tests {
                     let value: Value = serde_json::from_str(source).unwrap();
                     assert_eq!(value, tape.to_value(at), "{source}");
                     assert!(source.starts_with(['[', '{']) && source.ends_with([']', '}']));
+                    // Its count is its number of items or members.
+                    let counted = match &value {
+                        Value::Array(items) => items.len(),
+                        Value::Object(members) => members.len(),
+                        _ => unreachable!("{source}"),
+                    };
+                    assert_eq!(tape.count(at), counted, "{source}");
                 }
                 None => assert!(!matches!(
                     tape.token(at),
@@ -423,8 +441,8 @@ mod tests {
                 )),
             }
         }
-        assert_eq!(containers, 5);
-        // The spans cost a token no room.
+        assert_eq!(containers, 6);
+        // The spans and counts cost a token no room.
         assert!(std::mem::size_of::<Token<'_>>() <= 24);
     }
 

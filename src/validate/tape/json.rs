@@ -178,7 +178,7 @@ impl<'a> Object<'a, TapeJson> for TapeObject<'a> {
     type MembersIter = TapeMembers<'a>;
 
     fn len(&self) -> usize {
-        self.0.tape.members(self.0.at).count()
+        self.0.tape.count(self.0.at)
     }
 
     fn get(&self, key: &String) -> Option<TapeNode<'a>> {
@@ -210,7 +210,7 @@ impl<'a> Array<'a, TapeJson> for TapeArray<'a> {
     type ElementsIter = TapeItems<'a>;
 
     fn len(&self) -> usize {
-        self.0.tape.items(self.0.at).count()
+        self.0.tape.count(self.0.at)
     }
 
     fn elements(&self) -> TapeItems<'a> {

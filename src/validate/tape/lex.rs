@@ -102,13 +102,16 @@ impl<'a, 't> Lexer<'a, 't> {
             end: 0,
             from: 0,
             to: 0,
+            len: 0,
         });
+        let mut len = 0u32;
         self.skip_space();
         if self.peek() == Some(b']') {
             self.at += 1;
         } else {
             loop {
                 self.value(nesting)?;
+                len += 1;
                 self.skip_space();
                 match self.peek()? {
                     b',' => self.at += 1,
@@ -124,6 +127,7 @@ impl<'a, 't> Lexer<'a, 't> {
             end: self.end()?,
             from,
             to: u32::try_from(self.at).ok()?,
+            len,
         };
         Some(())
     }
@@ -139,9 +143,11 @@ impl<'a, 't> Lexer<'a, 't> {
             end: 0,
             from: 0,
             to: 0,
+            len: 0,
         });
         self.skip_space();
         let mut keys = KeyIndex::default();
+        let mut len = 0u32;
         if self.peek() == Some(b'}') {
             self.at += 1;
         } else {
@@ -149,6 +155,7 @@ impl<'a, 't> Lexer<'a, 't> {
                 self.expect(b'"')?;
                 let key = self.string()?;
                 keys.push(self.tape.text(key));
+                len += 1;
                 self.tape.tokens.push(Token::Key(key));
                 self.expect(b':')?;
                 self.value(nesting)?;
@@ -172,6 +179,7 @@ impl<'a, 't> Lexer<'a, 't> {
             end: self.end()?,
             from,
             to: u32::try_from(self.at).ok()?,
+            len,
         };
         Some(())
     }

@@ -60,17 +60,31 @@ pub enum Framing {
 pub trait Check {
     /// Validates one message.
     fn check(&self, bytes: &[u8]) -> Report;
+
+    /// Validates one message known to be UTF-8 text without a NUL byte: what
+    /// [`Self::check`] says of its bytes, without looking for those again.
+    fn check_str(&self, text: &str) -> Report {
+        self.check(text.as_bytes())
+    }
 }
 
 impl Check for Validator {
     fn check(&self, bytes: &[u8]) -> Report {
         self.validate_bytes(bytes)
     }
+
+    fn check_str(&self, text: &str) -> Report {
+        self.validate_str(text)
+    }
 }
 
 impl Check for ReplyValidator<'_> {
     fn check(&self, bytes: &[u8]) -> Report {
         self.validate_bytes(bytes)
+    }
+
+    fn check_str(&self, text: &str) -> Report {
+        self.validate_str(text)
     }
 }
 
@@ -132,20 +146,21 @@ impl Summary {
     pub fn record(&mut self, report: &Report) {
         self.totals.add(report.outcome);
         let name = report.type_name().unwrap_or(UNTYPED);
-        let bucket = if self.types.contains_key(name) || self.types.len() < MAX_TYPES {
+        // A type seen before: one lookup. The name is allocated once per type, not once
+        // per message.
+        if let Some(counts) = self.types.get_mut(name) {
+            counts.add(report.outcome);
+            return;
+        }
+        let bucket = if self.types.len() < MAX_TYPES {
             name
         } else {
             OTHER_TYPES
         };
-        // The name is allocated once per type, not once per message.
-        match self.types.get_mut(bucket) {
-            Some(counts) => counts.add(report.outcome),
-            None => self
-                .types
-                .entry(bucket.to_owned())
-                .or_default()
-                .add(report.outcome),
-        }
+        self.types
+            .entry(bucket.to_owned())
+            .or_default()
+            .add(report.outcome);
     }
 
     /// Adds another summary's counts (e.g. of the next file).
@@ -174,13 +189,19 @@ enum Line {
     End,
 }
 
-/// Reads lines into one reused, capped buffer.
+/// Reads lines: in place where a whole line is in the reader's buffer (the usual case),
+/// else into one reused, capped buffer.
 struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
     cap: usize,
     line: u64,
     bytes_read: u64,
+    /// The line is the first this many bytes of the reader's buffer, its newline not yet
+    /// consumed; else it is `buf`.
+    in_place: Option<usize>,
+    /// Whether the line is known to hold no NUL byte.
+    no_nul: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -191,6 +212,8 @@ impl<R: BufRead> LineReader<R> {
             cap,
             line: 0,
             bytes_read: 0,
+            in_place: None,
+            no_nul: false,
         }
     }
 
@@ -198,11 +221,49 @@ impl<R: BufRead> LineReader<R> {
         fill(&mut self.inner)
     }
 
+    /// The line [`Self::next`] read.
+    fn text(&mut self) -> io::Result<&[u8]> {
+        match self.in_place {
+            Some(length) => Ok(&fill(&mut self.inner)?[..length]),
+            None => Ok(&self.buf),
+        }
+    }
+
+    /// Moves a line read in place into `buf` (which the rest of a document is appended
+    /// to).
+    fn own(&mut self) -> io::Result<()> {
+        if let Some(length) = self.in_place.take() {
+            self.buf.clear();
+            self.buf
+                .extend_from_slice(&fill(&mut self.inner)?[..length]);
+            self.inner.consume(length + 1);
+        }
+        Ok(())
+    }
+
     fn next(&mut self) -> io::Result<Line> {
+        if let Some(length) = self.in_place.take() {
+            self.inner.consume(length + 1);
+        }
         if self.buf.capacity() > (4 << 20) {
             self.buf = Vec::new();
         }
         self.buf.clear();
+        self.no_nul = false;
+        // A whole line in the buffered bytes: read where it is, and looked at once for
+        // its end and for a NUL byte.
+        let cap = self.cap;
+        let chunk = fill(&mut self.inner)?;
+        if let Some(end) = memchr::memchr2(b'\n', 0, chunk)
+            && chunk[end] == b'\n'
+            && end <= cap
+        {
+            self.in_place = Some(end);
+            self.no_nul = true;
+            self.bytes_read += end as u64 + 1;
+            self.line += 1;
+            return Ok(Line::Text);
+        }
         let mut length = 0u64;
         let mut too_long = false;
         let mut any = false;
@@ -314,9 +375,9 @@ pub fn validate_reader<R: BufRead>(
     options: &StreamOptions,
     mut on_message: impl FnMut(&Message),
 ) -> io::Result<Summary> {
-    let mut summary = Summary::default();
-    let mut emit = |message: Message, summary: &mut Summary| {
-        summary.record(&message.report);
+    let mut counts = TypeCounts::default();
+    let mut emit = |message: Message, counts: &mut TypeCounts| {
+        counts.record(&message.report);
         on_message(&message);
     };
     let mut lines = LineReader::new(reader, options.max_line_bytes);
@@ -343,9 +404,9 @@ pub fn validate_reader<R: BufRead>(
                 bytes_read: 0,
                 report,
             },
-            &mut summary,
+            &mut counts,
         );
-        return Ok(summary);
+        return Ok(counts.into_summary());
     }
 
     let mut framing = options.framing;
@@ -367,19 +428,23 @@ pub fn validate_reader<R: BufRead>(
                     bytes_read: lines.bytes_read,
                     report,
                 };
-                emit(message, &mut summary);
+                emit(message, &mut counts);
             }
-            Line::Text if is_blank(&lines.buf) => {}
             Line::Text => {
+                let (no_nul, line) = (lines.no_nul, lines.line);
+                let text = lines.text()?;
+                if is_blank(text) {
+                    continue;
+                }
                 seen_any = true;
                 if framing == Framing::Auto {
-                    framing = match serde_json::from_slice::<serde::de::IgnoredAny>(&lines.buf) {
+                    framing = match serde_json::from_slice::<serde::de::IgnoredAny>(text) {
                         Err(err) if err.is_eof() => Framing::Document,
                         _ => Framing::Lines,
                     };
                 }
-                let line = lines.line;
                 if framing == Framing::Document {
+                    lines.own()?;
                     lines.buf.push(b'\n');
                     let report = match lines.rest()? {
                         Ok(()) => shift(check.check(&lines.buf), line),
@@ -395,16 +460,21 @@ pub fn validate_reader<R: BufRead>(
                         bytes_read: lines.bytes_read,
                         report,
                     };
-                    emit(message, &mut summary);
+                    emit(message, &mut counts);
                     break;
                 }
-                let report = shift(check.check(&lines.buf), line);
+                // As text where the line is known to be text without a NUL byte.
+                let report = match std::str::from_utf8(text) {
+                    Ok(text) if no_nul => check.check_str(text),
+                    _ => check.check(text),
+                };
+                let report = shift(report, line);
                 let message = Message {
                     line,
                     bytes_read: lines.bytes_read,
                     report,
                 };
-                emit(message, &mut summary);
+                emit(message, &mut counts);
             }
         }
     }
@@ -423,10 +493,51 @@ pub fn validate_reader<R: BufRead>(
                 bytes_read: 0,
                 report,
             },
-            &mut summary,
+            &mut counts,
         );
     }
-    Ok(summary)
+    Ok(counts.into_summary())
+}
+
+/// A stream's counts as they are taken: per message type in a hash map (one lookup per
+/// message), ordered into a [`Summary`] at the end of the stream. The same counts as
+/// [`Summary::record`] makes, with its limit of [`MAX_TYPES`] names.
+#[derive(Default)]
+struct TypeCounts {
+    totals: Counts,
+    types: ahash::HashMap<Box<str>, Counts>,
+}
+
+impl TypeCounts {
+    #[inline]
+    fn record(&mut self, report: &Report) {
+        self.totals.add(report.outcome);
+        let name = report.type_name().unwrap_or(UNTYPED);
+        if let Some(counts) = self.types.get_mut(name) {
+            counts.add(report.outcome);
+            return;
+        }
+        let bucket = if self.types.len() < MAX_TYPES {
+            name
+        } else {
+            OTHER_TYPES
+        };
+        self.types
+            .entry(bucket.into())
+            .or_default()
+            .add(report.outcome);
+    }
+
+    fn into_summary(self) -> Summary {
+        Summary {
+            totals: self.totals,
+            types: self
+                .types
+                .into_iter()
+                .map(|(name, counts)| (name.into_string(), counts))
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -528,6 +639,31 @@ mod tests {
             StreamOptions::default(),
         );
         assert_eq!(seen.len(), 1);
+    }
+
+    #[test]
+    fn a_stream_counts_as_its_reports_recorded_one_by_one() {
+        // Arrays of every length to past the cap on names, some lengths many times,
+        // some lines invalid: the stream's summary is the one `Summary::record` makes
+        // of the same reports, in order.
+        let mut input = String::new();
+        for i in 0..2 * MAX_TYPES {
+            let length = if i % 3 == 0 { i % 7 } else { i };
+            input.push_str(&serde_json::to_string(&vec![1u8; length]).unwrap());
+            input.push_str(if i % 11 == 0 { "x\n" } else { "\n" });
+        }
+        let mut recorded = Summary::default();
+        let summary = validate_reader(
+            &ByLength,
+            input.as_bytes(),
+            &StreamOptions::default(),
+            |m| recorded.record(&m.report),
+        )
+        .unwrap();
+        assert_eq!(summary, recorded);
+        assert_eq!(summary.types.len(), MAX_TYPES + 1);
+        assert!(summary.types[OTHER_TYPES].valid > 0);
+        assert!(summary.totals.invalid > 0);
     }
 
     #[test]

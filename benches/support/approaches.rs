@@ -73,6 +73,9 @@ pub const APPROACHES: &[Approach] = &[
 
 /// Approaches for `--count` only (instruction counts), not in the timed table.
 pub const COUNT_ONLY: &[&str] = &[
+    "lines-floor",
+    "lines-typed",
+    "lines-schema",
     "symgen-rejected",
     "symgen-rejected-missing",
     "symgen-rejected-value",
@@ -104,6 +107,47 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
                 sonic_rs::from_str::<sonic_rs::Value>(text).is_ok()
             })
         })),
+        // The corpus as JSON lines read from its file, as the CLI reads it: the floor (a
+        // `read_line` + `IgnoredAny` loop) and the CLI's own stream reader, typed or with
+        // the schema as a user's (benches/cli-instructions.sh).
+        "lines-floor" => {
+            let path = corpus_file(corpus)?;
+            Ok(Box::new(move || {
+                use std::io::BufRead;
+                let Ok(mut input) = open(&path) else {
+                    return 0;
+                };
+                let (mut line, mut seen) = (String::new(), 0);
+                while input.read_line(&mut line).unwrap_or(0) > 0 {
+                    if serde_json::from_str::<IgnoredAny>(line.trim_end_matches('\n')).is_ok() {
+                        seen += 1;
+                    }
+                    line.clear();
+                }
+                black_box(seen)
+            }))
+        }
+        "lines-typed" | "lines-schema" => {
+            let path = corpus_file(corpus)?;
+            let validator = if key == "lines-typed" {
+                Validator::for_protocol(
+                    &symgen_protocols::find(corpus.protocol).ok_or("unknown protocol")?,
+                )
+            } else {
+                Validator::from_schema_file(
+                    &schema_dir.join(format!("{}.schema.json", corpus.protocol)),
+                )
+            }
+            .map_err(|e| e.to_string())?;
+            Ok(Box::new(move || {
+                let Ok(input) = open(&path) else {
+                    return 0;
+                };
+                let options = symgen::validate::StreamOptions::default();
+                symgen::validate::stream::validate_reader(&validator, input, &options, |_| {})
+                    .map_or(0, |summary| summary.totals.valid as usize)
+            }))
+        }
         "typed" => per_root(corpus, texts, typed_decoder::<Serde>),
         "typed-quick" => per_root(corpus, texts, typed_decoder::<Quick>),
         "jsonschema" => {
@@ -186,6 +230,23 @@ pub fn prepare<'a>(key: &str, corpus: &'a Corpus, schema_dir: &Path) -> Result<P
         }
         other => Err(format!("unknown approach {other:?}")),
     }
+}
+
+/// The corpus written as JSON lines (`target/bench-corpus/<protocol>.jsonl`), for the
+/// approaches that read it as a stream.
+fn corpus_file(corpus: &Corpus) -> Result<std::path::PathBuf, String> {
+    let dir = super::corpus::default_dir();
+    corpus
+        .write_jsonl(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))
+}
+
+/// `path` for reading, buffered as the CLI buffers it.
+fn open(path: &Path) -> std::io::Result<std::io::BufReader<std::fs::File>> {
+    Ok(std::io::BufReader::with_capacity(
+        1 << 16,
+        std::fs::File::open(path)?,
+    ))
 }
 
 fn count(texts: &[&str], mut accept: impl FnMut(&str) -> bool) -> usize {

@@ -54,9 +54,10 @@ struct Args {
     #[arg(long, value_delimiter = ',')]
     violations: Vec<usize>,
     /// The CLI end to end: a stream of at least this many MiB (the corpus repeated),
-    /// validated by `symgen validate --schema` as a child process, by the same path in
-    /// process (`stream::validate_reader`), by the `jsonschema` and `boon` crates line by
-    /// line, by node's `JSON.parse` + ajv (benches/node/ajv-stream.mjs), and by a
+    /// validated as a child process by `symgen validate --schema` (the schema as a
+    /// user's) and by `cargo xtask validate -p` (the protocol's Rust types), by the same
+    /// paths in process (`stream::validate_reader`), by the `jsonschema` and `boon` crates
+    /// line by line, by node's `JSON.parse` + ajv (benches/node/ajv-stream.mjs), and by a
     /// `read_line` + `IgnoredAny` loop.
     #[arg(long, value_name = "MIB")]
     stream: Option<u64>,
@@ -423,17 +424,86 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
     assert_eq!(summary.totals.valid, lines, "every line is valid");
 
     // The CLI, as a child process.
-    let output = std::process::Command::new("/usr/bin/time")
-        .args(["-f", "%e %U %S %M"])
-        .arg(env!("CARGO_BIN_EXE_symgen"))
-        .args(["validate", "--schema"])
-        .arg(&schema)
-        .arg(&path)
+    let mut schema_cli = std::process::Command::new(env!("CARGO_BIN_EXE_symgen"));
+    schema_cli.args(["validate", "--schema"]).arg(&schema).arg(&path);
+    let (wall, rss_kb) = timed(schema_cli)?;
+
+    // The typed path: the protocol's Rust types, in process and through the repository's
+    // own CLI (`cargo xtask`, the protocols registered as a team's own binary has them).
+    let protocol = symgen_protocols::find(corpus.protocol).ok_or("unknown protocol")?;
+    let typed = symgen::validate::Validator::for_protocol(&protocol).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let summary = symgen::validate::stream::validate_reader(
+        &typed,
+        reader()?,
+        &symgen::validate::StreamOptions::default(),
+        |_| {},
+    )
+    .map_err(err)?;
+    let typed_in_process = start.elapsed().as_secs_f64();
+    assert_eq!(summary.totals.valid, lines, "every line is valid");
+    let mut typed_cli = std::process::Command::new(xtask_binary()?);
+    typed_cli
+        .args(["validate", "-p", corpus.protocol])
+        .arg(&path);
+    let (typed_wall, typed_rss_kb) = timed(typed_cli)?;
+    let node = node_stream(&schema, &path, lines)?;
+    let mb = bytes as f64 / (1 << 20) as f64;
+    println!(
+        "{} stream: {:.0} MiB, {lines} messages",
+        corpus.protocol, mb
+    );
+    let mut rows = vec![
+        ("read_line + IgnoredAny (floor)".to_owned(), floor),
+        ("read_line + Value + jsonschema".to_owned(), jsonschema),
+        ("read_line + Value + boon".to_owned(), boon),
+    ];
+    rows.extend(node);
+    rows.extend([
+        (
+            "schema: in process (stream::validate_reader)".to_owned(),
+            in_process,
+        ),
+        ("schema: CLI `symgen validate --schema`".to_owned(), wall),
+        (
+            "typed: in process (stream::validate_reader)".to_owned(),
+            typed_in_process,
+        ),
+        ("typed: CLI `cargo xtask validate -p`".to_owned(), typed_wall),
+    ]);
+    for (name, seconds) in rows {
+        println!(
+            "  {name:<40} {:>8.2} s {:>8.0} MiB/s {:>10.0} msgs/s {:>6.2}x floor",
+            seconds,
+            mb / seconds,
+            lines as f64 / seconds,
+            seconds / floor
+        );
+    }
+    println!(
+        "  CLI / in process: schema {:.2}x, typed {:.2}x; CLI peak RSS: schema {:.1} MiB, typed {:.1} MiB",
+        wall / in_process,
+        typed_wall / typed_in_process,
+        rss_kb / 1024.0,
+        typed_rss_kb / 1024.0
+    );
+    Ok(())
+}
+
+/// Runs `command` under `/usr/bin/time`: its wall-clock seconds and peak RSS in KiB. It
+/// must succeed (every line of the stream is valid).
+fn timed(command: std::process::Command) -> Result<(f64, f64), String> {
+    let program = command.get_program().to_string_lossy().into_owned();
+    let mut time = std::process::Command::new("/usr/bin/time");
+    time.args(["-f", "%e %U %S %M"])
+        .arg(command.get_program())
+        .args(command.get_args());
+    let output = time
         .output()
         .map_err(|e| format!("/usr/bin/time: {e}"))?;
     if !output.status.success() {
         return Err(format!(
-            "symgen validate failed: {}",
+            "{program} failed: {}",
             String::from_utf8_lossy(&output.stderr)
         ));
     }
@@ -448,38 +518,25 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
     let [wall, _user, _sys, rss_kb] = fields[..] else {
         return Err(format!("unexpected /usr/bin/time output: {stderr}"));
     };
-    let node = node_stream(&schema, &path, lines)?;
-    let mb = bytes as f64 / (1 << 20) as f64;
-    println!(
-        "{} stream: {:.0} MiB, {lines} messages (schema path: `validate --schema`)",
-        corpus.protocol, mb
-    );
-    let mut rows = vec![
-        ("read_line + IgnoredAny (floor)".to_owned(), floor),
-        ("read_line + Value + jsonschema".to_owned(), jsonschema),
-        ("read_line + Value + boon".to_owned(), boon),
-    ];
-    rows.extend(node);
-    rows.extend([
-        (
-            "in process (stream::validate_reader)".to_owned(),
-            in_process,
-        ),
-        ("CLI `symgen validate --schema`".to_owned(), wall),
-    ]);
-    for (name, seconds) in rows {
-        println!(
-            "  {name:<40} {:>8.2} s {:>8.0} MiB/s {:>10.0} msgs/s {:>6.2}x floor",
-            seconds,
-            mb / seconds,
-            lines as f64 / seconds,
-            seconds / floor
-        );
+    Ok((wall, rss_kb))
+}
+
+/// The repository's own CLI with the built-in protocols registered (`cargo xtask`,
+/// xtask/src/main.rs), built next to this benchmark's profile if it is not there yet.
+fn xtask_binary() -> Result<std::path::PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status = std::process::Command::new(cargo)
+        .args(["build", "--release", "--quiet", "--package", "xtask"])
+        .status()
+        .map_err(|e| format!("cargo build --package xtask: {e}"))?;
+    if !status.success() {
+        return Err("cargo build --package xtask failed".to_owned());
     }
-    println!(
-        "  CLI / in process: {:.2}x; CLI peak RSS {:.1} MiB",
-        wall / in_process,
-        rss_kb / 1024.0
-    );
-    Ok(())
+    // This binary is <target>/release/deps/validation-<hash>.
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let release = exe
+        .parent()
+        .and_then(Path::parent)
+        .ok_or("no target directory")?;
+    Ok(release.join(format!("xtask{}", std::env::consts::EXE_SUFFIX)))
 }

@@ -425,7 +425,10 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
 
     // The CLI, as a child process.
     let mut schema_cli = std::process::Command::new(env!("CARGO_BIN_EXE_symgen"));
-    schema_cli.args(["validate", "--schema"]).arg(&schema).arg(&path);
+    schema_cli
+        .args(["validate", "--schema"])
+        .arg(&schema)
+        .arg(&path);
     let (wall, rss_kb) = timed(schema_cli)?;
 
     // The typed path: the protocol's Rust types, in process and through the repository's
@@ -469,7 +472,10 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
             "typed: in process (stream::validate_reader)".to_owned(),
             typed_in_process,
         ),
-        ("typed: CLI `cargo xtask validate -p`".to_owned(), typed_wall),
+        (
+            "typed: CLI `cargo xtask validate -p`".to_owned(),
+            typed_wall,
+        ),
     ]);
     for (name, seconds) in rows {
         println!(
@@ -498,9 +504,7 @@ fn timed(command: std::process::Command) -> Result<(f64, f64), String> {
     time.args(["-f", "%e %U %S %M"])
         .arg(command.get_program())
         .args(command.get_args());
-    let output = time
-        .output()
-        .map_err(|e| format!("/usr/bin/time: {e}"))?;
+    let output = time.output().map_err(|e| format!("/usr/bin/time: {e}"))?;
     if !output.status.success() {
         return Err(format!(
             "{program} failed: {}",

@@ -415,21 +415,24 @@ impl Validator {
     }
 
     fn text(&self, text: &str, only: Option<usize>) -> Report {
-        match self.fast(only, Some(text), |root| root.verdict(text)) {
-            Ok(report) => report,
-            Err(serde) => self.text_judged(text, only, serde),
-        }
-    }
-
-    /// [`Self::text`] past serde's fast path: the schema's verdict and the violations.
-    /// Out of line, so that the fast path of a valid message keeps a small frame.
-    #[inline(never)]
-    fn text_judged(&self, text: &str, only: Option<usize>, serde: SerdeVerdicts) -> Report {
+        let serde = match self.fast(only, Some(text), |root| root.verdict(text)) {
+            Ok(report) => return report,
+            Err(serde) => serde,
+        };
+        // The schema path's own fast path: the checks compiled from the schema.
         if serde.is_empty()
             && let Some((index, tag)) = self.schema.quick_accepts(text, self.roots(only))
         {
             return Report::accepted(Outcome::Valid, self.root_name(index), tag);
         }
+        self.text_judged(text, only, serde)
+    }
+
+    /// [`Self::text`] past the fast paths: the verdict of a rejected (or unsure)
+    /// message and its violations. Out of line, so that the fast paths of a valid
+    /// message keep a small frame.
+    #[inline(never)]
+    fn text_judged(&self, text: &str, only: Option<usize>, serde: SerdeVerdicts) -> Report {
         if let Some(violation) = emptiness(text) {
             return Report::invalid(None, None, vec![violation]);
         }

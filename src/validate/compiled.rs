@@ -155,6 +155,49 @@ impl CompiledRoot {
     }
 }
 
+/// The roots' known string tags by tag key, for [`CompiledSchema::quick_accepts`]: one
+/// lookup of a message's tag tells every root tagged by that key (of the first 64)
+/// whether it knows the tag, and gives the name reports use for it.
+struct TagKeys {
+    /// Per root, the index of its tag key in `keys` (`None`: no tagged union, or past
+    /// the 64th root, which looks the tag up in its own known tags).
+    slots: Vec<Option<usize>>,
+    /// Per tag key, its known string tags and the roots that know each (bit `i`:
+    /// root `i`).
+    keys: Vec<(Box<str>, Few<Name, u64>)>,
+}
+
+impl TagKeys {
+    fn new(roots: &[CompiledRoot]) -> Self {
+        let mut keys: Vec<(Box<str>, ahash::HashMap<Name, u64>)> = Vec::new();
+        let mut slots = Vec::with_capacity(roots.len());
+        for (index, root) in roots.iter().enumerate() {
+            let Some(union) = root.union.as_ref().filter(|_| index < 64) else {
+                slots.push(None);
+                continue;
+            };
+            let slot = match keys.iter().position(|(key, _)| **key == *union.key) {
+                Some(slot) => slot,
+                None => {
+                    keys.push((union.key.as_str().into(), ahash::HashMap::default()));
+                    keys.len() - 1
+                }
+            };
+            for tag in union.known_tags().filter_map(Value::as_str) {
+                *keys[slot].1.entry(interned(tag)).or_insert(0) |= 1 << index;
+            }
+            slots.push(Some(slot));
+        }
+        TagKeys {
+            slots,
+            keys: keys
+                .into_iter()
+                .map(|(key, known)| (key, known.into()))
+                .collect(),
+        }
+    }
+}
+
 /// A schema document with its compiled roots.
 pub struct CompiledSchema {
     /// The document as given.
@@ -169,6 +212,8 @@ pub struct CompiledSchema {
     pub(crate) rust_integers: bool,
     /// The roots compiled into checks on a message's tape, on first use.
     checks: OnceLock<Option<Checks>>,
+    /// The roots' known string tags by tag key, on first use.
+    tag_keys: OnceLock<TagKeys>,
     /// The tags of the document's unions, as the explainer finds them.
     unions: discriminator::Memo,
     /// The document with its unions of constants written as enums, for the engines of
@@ -411,6 +456,7 @@ impl CompiledSchema {
             options,
             max_errors: DEFAULT_MAX_ERRORS,
             checks: OnceLock::new(),
+            tag_keys: OnceLock::new(),
             unions: discriminator::Memo::default(),
             explaining: OnceLock::new(),
         })
@@ -448,6 +494,7 @@ impl CompiledSchema {
             (&self.document, pointer),
         ));
         self.checks = OnceLock::new();
+        self.tag_keys = OnceLock::new();
         Ok(self.roots.len() - 1)
     }
 
@@ -653,35 +700,54 @@ impl CompiledSchema {
     ) -> Option<(usize, Option<Name>)> {
         let checks = self.checks()?;
         let tape = tape::read(text, self.rust_integers)?;
-        // The message's tag, read once for the roots tagged by the same key (and for
-        // their unions, which the checks are told of).
-        let mut last: Option<(&str, Option<usize>)> = None;
+        let tag_keys = self.tag_keys.get_or_init(|| TagKeys::new(&self.roots));
+        // The message's tag, read and looked up once for the roots tagged by the same
+        // key (and handed to their unions, which the checks are told of).
+        type Read<'k, 'm> = (
+            &'k str,
+            Option<usize>,
+            Option<&'m str>,
+            Option<(&'k Name, u64)>,
+        );
+        let mut last: Option<Read<'_, '_>> = None;
         for index in range {
             let root = &self.roots[index];
-            let member = root.union.as_ref().map(|union| match last {
-                Some((key, at)) if same(key, &union.key) => (key, at),
-                _ => {
-                    let member = (&*union.key, tape.member(0, &union.key));
-                    last = Some(member);
-                    member
+            let slot = tag_keys.slots.get(index).copied().flatten();
+            let (member, tag, known) = match &root.union {
+                None => (None, None, None),
+                Some(union) => {
+                    let (key, at, tag, found) = match last {
+                        Some(read) if same(read.0, &union.key) => read,
+                        _ => {
+                            let at = tape.member(0, &union.key);
+                            let tag = at.and_then(|at| tape.str_at(at));
+                            let found = tag
+                                .zip(slot)
+                                .and_then(|(tag, slot)| tag_keys.keys[slot].1.entry(tag))
+                                .map(|(name, roots)| (name, *roots));
+                            let read = (&*union.key, at, tag, found);
+                            last = Some(read);
+                            read
+                        }
+                    };
+                    // The tag's name, when this root knows it.
+                    let known = match slot {
+                        Some(_) => found
+                            .and_then(|(name, roots)| (roots >> index & 1 == 1).then_some(name)),
+                        None => tag.and_then(|tag| root.known_strings.entry(tag).map(|(n, _)| n)),
+                    };
+                    (Some((key, at)), tag, known)
                 }
-            });
-            let tag = member.and_then(|(_, at)| tape.str_at(at?));
-            // The tag with its name, when the root knows it.
-            let read = |tag| (tag, root.known_strings.entry(tag).map(|(name, _)| name));
+            };
             // An open union takes a tag it does not know as unknown at best, which is
             // not what is asked: no need to check.
-            let early = if root.open { tag.map(read) } else { None };
-            if early.is_some_and(|(_, known)| known.is_none()) {
+            if root.open && tag.is_some() && known.is_none() {
                 continue;
             }
             match checks.check(index, &tape, member) {
                 Verdict::No => continue,
                 Verdict::Unsure => return None,
-                Verdict::Yes => {
-                    let read = if root.open { early } else { tag.map(read) };
-                    return Some((index, read.map(|(tag, known)| named(tag, known))));
-                }
+                Verdict::Yes => return Some((index, tag.map(|tag| named(tag, known)))),
             }
         }
         None

@@ -11,10 +11,28 @@ const LISTED: usize = 16;
 /// See the module documentation.
 #[derive(Clone)]
 pub enum Few<K, V> {
-    /// The entries, and which key lengths they have (bit `min(length, 63)`): a key of
-    /// a length no entry has is refused at once.
-    Listed(Vec<(K, V)>, u64),
+    Listed {
+        /// The entries, ordered by key length, then key: a lookup starts at the first
+        /// key of its length, and the order (so the cost) is the same in every run.
+        entries: Vec<(K, V)>,
+        /// Which key lengths the entries have (bit `min(length, 63)`): a key of a length
+        /// no entry has is refused at once.
+        lengths: u64,
+        /// Per length `n` (up to 63, which stands for 63 and more), the index of the
+        /// first entry whose key is `n` long or longer.
+        starts: [u8; 64],
+    },
     Hashed(ahash::HashMap<K, V>),
+}
+
+impl<K, V> Default for Few<K, V> {
+    fn default() -> Self {
+        Few::Listed {
+            entries: Vec::new(),
+            lengths: 0,
+            starts: [0; 64],
+        }
+    }
 }
 
 impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
@@ -22,14 +40,27 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
     #[inline(always)]
     pub fn entry(&self, key: &str) -> Option<(&K, &V)> {
         match self {
-            Few::Listed(entries, lengths) => {
+            Few::Listed {
+                entries,
+                lengths,
+                starts,
+            } => {
                 if lengths & length_bit(key) == 0 {
                     return None;
                 }
-                entries
-                    .iter()
-                    .find(|(k, _)| same(k.borrow(), key))
-                    .map(|(k, v)| (k, v))
+                let class = key.len().min(63);
+                let mut at = usize::from(starts[class]);
+                while let Some((k, v)) = entries.get(at) {
+                    let k_str: &str = k.borrow();
+                    if k_str.len().min(63) != class {
+                        return None;
+                    }
+                    if same(k_str, key) {
+                        return Some((k, v));
+                    }
+                    at += 1;
+                }
+                None
             }
             Few::Hashed(map) => map.get_key_value(key),
         }
@@ -38,7 +69,7 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
     /// Calls `f` on each entry, its value mutable.
     pub fn for_each_mut(&mut self, mut f: impl FnMut(&K, &mut V)) {
         match self {
-            Few::Listed(entries, _) => entries.iter_mut().for_each(|(k, v)| f(k, v)),
+            Few::Listed { entries, .. } => entries.iter_mut().for_each(|(k, v)| f(k, v)),
             Few::Hashed(map) => map.iter_mut().for_each(|(k, v)| f(k, v)),
         }
     }
@@ -75,7 +106,7 @@ pub fn same(a: &str, b: &str) -> bool {
     }
 }
 
-/// The bit of `key`'s length in [`Few::Listed`]'s lengths.
+/// The bit of `key`'s length in [`Few::Listed`]'s `lengths`.
 #[inline(always)]
 fn length_bit(key: &str) -> u64 {
     1 << key.len().min(63)
@@ -91,8 +122,27 @@ impl<K: Borrow<str> + Hash + Eq, V> FromIterator<(K, V)> for Few<K, V> {
 impl<K: Borrow<str> + Hash + Eq, V> From<ahash::HashMap<K, V>> for Few<K, V> {
     fn from(map: ahash::HashMap<K, V>) -> Self {
         if map.len() <= LISTED {
-            let lengths = map.keys().fold(0, |all, k| all | length_bit(k.borrow()));
-            Few::Listed(map.into_iter().collect(), lengths)
+            let mut entries: Vec<(K, V)> = map.into_iter().collect();
+            entries.sort_unstable_by(|(a, _), (b, _)| {
+                let (a, b): (&str, &str) = (a.borrow(), b.borrow());
+                (a.len(), a).cmp(&(b.len(), b))
+            });
+            let lengths = entries
+                .iter()
+                .fold(0, |all, (k, _)| all | length_bit(k.borrow()));
+            let mut starts = [0u8; 64];
+            for (class, start) in starts.iter_mut().enumerate() {
+                let first = entries
+                    .iter()
+                    .position(|(k, _)| Borrow::<str>::borrow(k).len().min(63) >= class);
+                // At most LISTED entries, so the index fits.
+                *start = first.unwrap_or(entries.len()) as u8;
+            }
+            Few::Listed {
+                entries,
+                lengths,
+                starts,
+            }
         } else {
             Few::Hashed(map)
         }
@@ -162,10 +212,13 @@ mod tests {
                 .enumerate()
                 .map(|(i, k)| (k.as_str().into(), i))
                 .collect();
-            assert_eq!(matches!(few, Few::Listed(..)), count <= LISTED);
+            assert_eq!(matches!(few, Few::Listed { .. }), count <= LISTED);
             for (i, key) in keys.iter().enumerate() {
                 assert_eq!(few.get(key), Some(&i), "{key}");
                 assert_eq!(few.entry(key).map(|(k, _)| &**k), Some(key.as_str()));
+                // A key of the same length that differs in its first byte.
+                let other = format!("z{}", &key[1..]);
+                assert_eq!(few.get(&other), None, "{other}");
             }
             let long = "k".repeat(90);
             for absent in ["", "k", "kk10x", "zz", &long] {

@@ -99,7 +99,7 @@ impl Router {
                         quoted_key: Finder::new(quoted.as_bytes()).into_owned(),
                         tight: format!("{{{quoted}:\"").into_bytes().into(),
                         lengths: 0,
-                        known: Few::Listed(Vec::new(), 0),
+                        known: Few::default(),
                         roots: 0,
                     });
                     known.push(ahash::HashMap::default());

@@ -350,11 +350,15 @@ impl KeyIndex {
     }
 
     /// Whether two keys of the object at `at` (complete on the tape up to its last
-    /// value) are equal.
+    /// value) are equal: no when no two keys share a bit, without a call.
+    #[inline(always)]
     fn has_duplicate(&self, tape: &Tape<'_>, at: usize) -> bool {
-        if !self.collided {
-            return false;
-        }
+        self.collided && Self::compare_keys(tape, at)
+    }
+
+    /// [`Self::has_duplicate`] when two keys share a bit: their texts compared.
+    #[inline(never)]
+    fn compare_keys(tape: &Tape<'_>, at: usize) -> bool {
         let mut few = [""; 16];
         let mut count = 0;
         let mut many: Vec<&str> = Vec::new();

@@ -5,6 +5,7 @@
 //! a longer line is skipped without being stored and reported with its line number.
 //! A bad line never stops the stream.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 
@@ -499,40 +500,74 @@ pub fn validate_reader<R: BufRead>(
     Ok(counts.into_summary())
 }
 
-/// A stream's counts as they are taken: per message type in a hash map (one lookup per
-/// message), ordered into a [`Summary`] at the end of the stream. The same counts as
+/// A stream's counts as they are taken: per message type, found by a hash map (one
+/// lookup per message) or, for a name the validator lends for the whole process (its
+/// roots' and known tags' names, `Cow::Borrowed`), by the name's address in a small
+/// cache first; ordered into a [`Summary`] at the end of the stream. The same counts as
 /// [`Summary::record`] makes, with its limit of [`MAX_TYPES`] names.
 #[derive(Default)]
 struct TypeCounts {
     totals: Counts,
-    types: ahash::HashMap<Box<str>, Counts>,
+    /// Each name counted (or [`OTHER_TYPES`]), with its counts.
+    names: Vec<(Box<str>, Counts)>,
+    /// Where each of `names` is.
+    index: ahash::HashMap<Box<str>, usize>,
+    /// Recently counted `'static` names: address, length, place in `names`. A
+    /// `'static` string is never freed or changed, so its address and length stand for
+    /// its text.
+    recent: [(usize, usize, usize); RECENT],
 }
+
+/// How many `'static` names [`TypeCounts`] remembers by address.
+const RECENT: usize = 16;
 
 impl TypeCounts {
     #[inline]
     fn record(&mut self, report: &Report) {
         self.totals.add(report.outcome);
-        let name = report.type_name().unwrap_or(UNTYPED);
-        if let Some(counts) = self.types.get_mut(name) {
-            counts.add(report.outcome);
-            return;
+        let at = match report.message_type.as_ref().or(report.root.as_ref()) {
+            Some(Cow::Borrowed(name)) => {
+                let (address, length) = (name.as_ptr() as usize, name.len());
+                let slot = ((address >> 3) ^ length) % RECENT;
+                match self.recent[slot] {
+                    (a, l, at) if a == address && l == length => at,
+                    _ => {
+                        let at = self.place(name);
+                        self.recent[slot] = (address, length, at);
+                        at
+                    }
+                }
+            }
+            Some(Cow::Owned(name)) => self.place(name),
+            None => self.place(UNTYPED),
+        };
+        self.names[at].1.add(report.outcome);
+    }
+
+    /// Where `name` is counted: its place in `names`, made on its first message (under
+    /// [`OTHER_TYPES`] once there are [`MAX_TYPES`] names).
+    fn place(&mut self, name: &str) -> usize {
+        if let Some(&at) = self.index.get(name) {
+            return at;
         }
-        let bucket = if self.types.len() < MAX_TYPES {
+        let bucket = if self.names.len() < MAX_TYPES {
             name
         } else {
             OTHER_TYPES
         };
-        self.types
-            .entry(bucket.into())
-            .or_default()
-            .add(report.outcome);
+        if let Some(&at) = self.index.get(bucket) {
+            return at;
+        }
+        self.names.push((bucket.into(), Counts::default()));
+        self.index.insert(bucket.into(), self.names.len() - 1);
+        self.names.len() - 1
     }
 
     fn into_summary(self) -> Summary {
         Summary {
             totals: self.totals,
             types: self
-                .types
+                .names
                 .into_iter()
                 .map(|(name, counts)| (name.into_string(), counts))
                 .collect(),
@@ -543,6 +578,7 @@ impl TypeCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::report::interned;
 
     struct ByLength;
     impl Check for ByLength {
@@ -641,29 +677,51 @@ mod tests {
         assert_eq!(seen.len(), 1);
     }
 
+    /// [`ByLength`] with its names lent for the whole process (`Cow::Borrowed`), as a
+    /// validator's roots and known tags are.
+    struct ByLengthInterned;
+    impl Check for ByLengthInterned {
+        fn check(&self, bytes: &[u8]) -> Report {
+            let mut report = ByLength.check(bytes);
+            report.message_type = report.message_type.map(|name| interned(&name));
+            assert!(
+                matches!(report.message_type, None | Some(Cow::Borrowed(_))),
+                "short names are interned"
+            );
+            report
+        }
+    }
+
     #[test]
     fn a_stream_counts_as_its_reports_recorded_one_by_one() {
         // Arrays of every length to past the cap on names, some lengths many times,
         // some lines invalid: the stream's summary is the one `Summary::record` makes
-        // of the same reports, in order.
+        // of the same reports, in order; with names copied per message, and with names
+        // lent for the process (counted by address first).
         let mut input = String::new();
         for i in 0..2 * MAX_TYPES {
             let length = if i % 3 == 0 { i % 7 } else { i };
             input.push_str(&serde_json::to_string(&vec![1u8; length]).unwrap());
             input.push_str(if i % 11 == 0 { "x\n" } else { "\n" });
         }
-        let mut recorded = Summary::default();
-        let summary = validate_reader(
-            &ByLength,
-            input.as_bytes(),
-            &StreamOptions::default(),
-            |m| recorded.record(&m.report),
-        )
-        .unwrap();
-        assert_eq!(summary, recorded);
-        assert_eq!(summary.types.len(), MAX_TYPES + 1);
-        assert!(summary.types[OTHER_TYPES].valid > 0);
-        assert!(summary.totals.invalid > 0);
+        // Names seen again: some counted under their own name, some past the cap.
+        for length in [5, 1000, 1500, 2000, 5, 1500] {
+            input.push_str(&serde_json::to_string(&vec![1u8; length]).unwrap());
+            input.push('\n');
+        }
+        let checks: [&dyn Check; 2] = [&ByLength, &ByLengthInterned];
+        for check in checks {
+            let mut recorded = Summary::default();
+            let summary =
+                validate_reader(check, input.as_bytes(), &StreamOptions::default(), |m| {
+                    recorded.record(&m.report)
+                })
+                .unwrap();
+            assert_eq!(summary, recorded);
+            assert_eq!(summary.types.len(), MAX_TYPES + 1);
+            assert!(summary.types[OTHER_TYPES].valid > 0);
+            assert!(summary.totals.invalid > 0);
+        }
     }
 
     #[test]

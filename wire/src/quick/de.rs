@@ -118,14 +118,11 @@ impl<'de> Reader<'de> {
     #[cold]
     fn wrong_type(&mut self, first: u8) -> Refusal {
         let read = match first {
-            b'n' | b't' | b'f' => {
-                self.at += 1;
-                self.literal(match first {
-                    b'n' => "ull",
-                    b't' => "rue",
-                    _ => "alse",
-                })
-            }
+            b'n' | b't' | b'f' => self.literal(match first {
+                b'n' => "null",
+                b't' => "true",
+                _ => "false",
+            }),
             b'-' | b'0'..=b'9' => self.number().map(drop),
             b'"' => {
                 self.at += 1;
@@ -200,18 +197,15 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
         match self.value_start()? {
             b'n' => {
-                self.at += 1;
-                self.literal("ull")?;
+                self.literal("null")?;
                 visitor.visit_unit()
             }
             b't' => {
-                self.at += 1;
-                self.literal("rue")?;
+                self.literal("true")?;
                 visitor.visit_bool(true)
             }
             b'f' => {
-                self.at += 1;
-                self.literal("alse")?;
+                self.literal("false")?;
                 visitor.visit_bool(false)
             }
             b'-' | b'0'..=b'9' => match self.number()? {
@@ -230,13 +224,11 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
         match self.value_start()? {
             b't' => {
-                self.at += 1;
-                self.literal("rue")?;
+                self.literal("true")?;
                 visitor.visit_bool(true)
             }
             b'f' => {
-                self.at += 1;
-                self.literal("alse")?;
+                self.literal("false")?;
                 visitor.visit_bool(false)
             }
             other => Err(self.wrong_type(other)),
@@ -286,8 +278,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
         self.enter()?;
         match self.skip_space() {
             Some(b'n') => {
-                self.at += 1;
-                self.literal("ull")?;
+                self.literal("null")?;
                 visitor.visit_none()
             }
             _ => visitor.visit_some(self),
@@ -298,8 +289,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
         match self.value_start()? {
             b'n' => {
-                self.at += 1;
-                self.literal("ull")?;
+                self.literal("null")?;
                 visitor.visit_unit()
             }
             other => Err(self.wrong_type(other)),

@@ -107,11 +107,11 @@ impl<'de> Reader<'de> {
         }
     }
 
-    /// The rest of a literal whose first letter was read (`rest` is `ull` for `null`).
+    /// A literal (`null`, `true`, `false`) whose first letter is the current byte.
     #[inline]
-    pub(super) fn literal(&mut self, rest: &str) -> Result<(), Refusal> {
-        if self.text.as_bytes()[self.at..].starts_with(rest.as_bytes()) {
-            self.at += rest.len();
+    pub(super) fn literal(&mut self, word: &str) -> Result<(), Refusal> {
+        if self.text.as_bytes()[self.at..].starts_with(word.as_bytes()) {
+            self.at += word.len();
             Ok(())
         } else {
             Err(self.refuse())
@@ -215,18 +215,9 @@ impl<'de> Reader<'de> {
     /// Nesting past [`DEPTH`] is left to serde_json.
     pub(super) fn skip(&mut self, nesting: u8) -> Result<(), Refusal> {
         match self.skip_space() {
-            Some(b'n') => {
-                self.at += 1;
-                self.literal("ull")
-            }
-            Some(b't') => {
-                self.at += 1;
-                self.literal("rue")
-            }
-            Some(b'f') => {
-                self.at += 1;
-                self.literal("alse")
-            }
+            Some(b'n') => self.literal("null"),
+            Some(b't') => self.literal("true"),
+            Some(b'f') => self.literal("false"),
             Some(b'-' | b'0'..=b'9') => self.number().map(drop),
             Some(b'"') => {
                 self.at += 1;

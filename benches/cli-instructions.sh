@@ -30,9 +30,8 @@ fi
 
 command -v valgrind >/dev/null || { echo "cli-instructions.sh: valgrind is not installed" >&2; exit 2; }
 
-bin=$(cargo bench --bench validation --no-run --message-format=json 2>/dev/null |
-  sed -n 's/.*"executable":"\([^"]*validation-[^"]*\)".*/\1/p' | tail -n 1)
-[ -x "$bin" ] || { echo "cli-instructions.sh: could not build the validation bench" >&2; exit 2; }
+# shellcheck source=benches/bench-binary.sh
+. benches/bench-binary.sh
 cargo build --release --quiet --bin symgen
 cargo build --release --quiet --package xtask
 target=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')

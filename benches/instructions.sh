@@ -24,9 +24,8 @@ fi
 
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 2; }
 
-bin=$(cargo bench --bench validation --no-run --message-format=json 2>/dev/null |
-  sed -n 's/.*"executable":"\([^"]*validation-[^"]*\)".*/\1/p' | tail -n 1)
-[ -x "$bin" ] || { echo "instructions.sh: could not build the validation bench" >&2; exit 2; }
+# shellcheck source=benches/bench-binary.sh
+. benches/bench-binary.sh
 
 known=$("$bin" --list-approaches)
 ratio() {

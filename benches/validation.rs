@@ -409,19 +409,23 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
             .is_ok_and(|v| schemas.validate(&v, index).is_ok())
     })?;
 
-    // In process: what the CLI runs, without the CLI.
+    // In process: what the CLI runs, without the CLI (every line must be valid).
+    let in_process_run = |check: &dyn symgen::validate::stream::Check| -> Result<f64, String> {
+        let start = Instant::now();
+        let summary = symgen::validate::stream::validate_reader(
+            check,
+            reader()?,
+            &symgen::validate::StreamOptions::default(),
+            |_| {},
+        )
+        .map_err(err)?;
+        let seconds = start.elapsed().as_secs_f64();
+        assert_eq!(summary.totals.valid, lines, "every line is valid");
+        Ok(seconds)
+    };
     let validator =
         symgen::validate::Validator::from_schema_file(&schema).map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let summary = symgen::validate::stream::validate_reader(
-        &validator,
-        reader()?,
-        &symgen::validate::StreamOptions::default(),
-        |_| {},
-    )
-    .map_err(err)?;
-    let in_process = start.elapsed().as_secs_f64();
-    assert_eq!(summary.totals.valid, lines, "every line is valid");
+    let in_process = in_process_run(&validator)?;
 
     // The CLI, as a child process.
     let mut schema_cli = std::process::Command::new(env!("CARGO_BIN_EXE_symgen"));
@@ -435,16 +439,7 @@ fn stream(corpus: &Corpus, mib: u64, dir: &Path, schema_dir: &Path) -> Result<()
     // own CLI (`cargo xtask`, the protocols registered as a team's own binary has them).
     let protocol = symgen_protocols::find(corpus.protocol).ok_or("unknown protocol")?;
     let typed = symgen::validate::Validator::for_protocol(&protocol).map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let summary = symgen::validate::stream::validate_reader(
-        &typed,
-        reader()?,
-        &symgen::validate::StreamOptions::default(),
-        |_| {},
-    )
-    .map_err(err)?;
-    let typed_in_process = start.elapsed().as_secs_f64();
-    assert_eq!(summary.totals.valid, lines, "every line is valid");
+    let typed_in_process = in_process_run(&typed)?;
     let mut typed_cli = std::process::Command::new(xtask_binary()?);
     typed_cli
         .args(["validate", "-p", corpus.protocol])

@@ -155,34 +155,44 @@ impl CompiledRoot {
     }
 }
 
-/// The roots' known string tags by tag key, for [`CompiledSchema::quick_accepts`]: one
-/// lookup of a message's tag tells every root tagged by that key (of the first 64)
-/// whether it knows the tag, and gives the name reports use for it.
-struct TagKeys {
+/// The roots' known string tags by tag key, for [`CompiledSchema::quick_accepts`] and
+/// the typed path's router: one lookup of a message's tag tells every root tagged by
+/// that key (of the first 64) whether it knows the tag, and gives the name reports use
+/// for it.
+pub(super) struct TagKeys {
     /// Per root, the index of its tag key in `keys` (`None`: no tagged union, or past
     /// the 64th root, which looks the tag up in its own known tags).
-    slots: Vec<Option<usize>>,
-    /// Per tag key, its known string tags and the roots that know each (bit `i`:
-    /// root `i`).
-    keys: Vec<(Box<str>, Few<Name, u64>)>,
+    pub(super) slots: Vec<Option<usize>>,
+    pub(super) keys: Vec<TagKey>,
+}
+
+/// The roots (of the first 64) that are unions tagged by one key.
+pub(super) struct TagKey {
+    /// The tag key, e.g. `type`.
+    pub(super) key: Box<str>,
+    /// Its known string tags and the roots that know each (bit `i`: root `i`).
+    pub(super) known: Few<Name, u64>,
+    /// Every root tagged by this key.
+    pub(super) roots: u64,
 }
 
 impl TagKeys {
     fn new(roots: &[CompiledRoot]) -> Self {
-        let mut keys: Vec<(Box<str>, ahash::HashMap<Name, u64>)> = Vec::new();
+        let mut keys: Vec<(Box<str>, ahash::HashMap<Name, u64>, u64)> = Vec::new();
         let mut slots = Vec::with_capacity(roots.len());
         for (index, root) in roots.iter().enumerate() {
             let Some(union) = root.union.as_ref().filter(|_| index < 64) else {
                 slots.push(None);
                 continue;
             };
-            let slot = match keys.iter().position(|(key, _)| **key == *union.key) {
+            let slot = match keys.iter().position(|(key, ..)| **key == *union.key) {
                 Some(slot) => slot,
                 None => {
-                    keys.push((union.key.as_str().into(), ahash::HashMap::default()));
+                    keys.push((union.key.as_str().into(), ahash::HashMap::default(), 0));
                     keys.len() - 1
                 }
             };
+            keys[slot].2 |= 1 << index;
             for tag in union.known_tags().filter_map(Value::as_str) {
                 *keys[slot].1.entry(interned(tag)).or_insert(0) |= 1 << index;
             }
@@ -192,7 +202,11 @@ impl TagKeys {
             slots,
             keys: keys
                 .into_iter()
-                .map(|(key, known)| (key, known.into()))
+                .map(|(key, known, roots)| TagKey {
+                    key,
+                    known: known.into(),
+                    roots,
+                })
                 .collect(),
         }
     }
@@ -666,6 +680,11 @@ impl CompiledSchema {
         }
     }
 
+    /// The roots' known string tags by tag key (on first use).
+    pub(super) fn tag_keys(&self) -> &TagKeys {
+        self.tag_keys.get_or_init(|| TagKeys::new(&self.roots))
+    }
+
     /// The roots compiled into checks (on first use; `None` for a document the checks
     /// do not follow).
     fn checks(&self) -> Option<&Checks> {
@@ -700,7 +719,7 @@ impl CompiledSchema {
     ) -> Option<(usize, Option<Name>)> {
         let checks = self.checks()?;
         let tape = tape::read(text, self.rust_integers)?;
-        let tag_keys = self.tag_keys.get_or_init(|| TagKeys::new(&self.roots));
+        let tag_keys = self.tag_keys();
         // The message's tag, read and looked up once for the roots tagged by the same
         // key (and handed to their unions, which the checks are told of).
         type Read<'k, 'm> = (
@@ -723,7 +742,7 @@ impl CompiledSchema {
                             let tag = at.and_then(|at| tape.str_at(at));
                             let found = tag
                                 .zip(slot)
-                                .and_then(|(tag, slot)| tag_keys.keys[slot].1.entry(tag))
+                                .and_then(|(tag, slot)| tag_keys.keys[slot].known.entry(tag))
                                 .map(|(name, roots)| (name, *roots));
                             let read = (&*union.key, at, tag, found);
                             last = Some(read);

@@ -74,6 +74,18 @@ impl<K: Borrow<str> + Hash + Eq, V> Few<K, V> {
         }
     }
 
+    /// The keys, in no particular order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        let (listed, hashed) = match self {
+            Few::Listed { entries, .. } => (Some(entries.iter().map(|(k, _)| k.borrow())), None),
+            Few::Hashed(map) => (None, Some(map.keys().map(|k| k.borrow()))),
+        };
+        listed
+            .into_iter()
+            .flatten()
+            .chain(hashed.into_iter().flatten())
+    }
+
     /// The value of `key`.
     #[inline]
     pub fn get(&self, key: &str) -> Option<&V> {

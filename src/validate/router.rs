@@ -5,8 +5,8 @@
 //! Only the order of the roots tried changes, never a verdict: a root that cannot know
 //! the message is still tried, after the others, when no other root accepts it.
 
+use super::report::Name;
 use memchr::memmem::Finder;
-use serde_json::Value;
 
 use super::compiled::CompiledSchema;
 use super::few::Few;
@@ -28,7 +28,7 @@ struct KeyRoute {
     /// it is written as it is); else 0, and [`Self::tight_tag`] reads nothing.
     lengths: u64,
     /// Per known string tag, the roots of this key that know it (bit `i`: root `i`).
-    known: Few<Box<str>, u64>,
+    known: Few<Name, u64>,
     /// Every root of this key.
     roots: u64,
 }
@@ -81,45 +81,34 @@ pub(super) struct Router {
 impl Router {
     /// The router of `schema`'s roots.
     pub(super) fn new(schema: &CompiledSchema) -> Self {
-        let mut keys: Vec<KeyRoute> = Vec::new();
         if schema.roots.len() < 2 || schema.roots.len() > MOST_ROOTS {
-            return Router { keys };
+            return Router { keys: Vec::new() };
         }
-        let mut known: Vec<ahash::HashMap<Box<str>, u64>> = Vec::new();
-        for (index, root) in schema.roots.iter().enumerate() {
-            let Some(union) = &root.union else {
-                continue;
-            };
-            let at = match keys.iter().position(|k| k.key == union.key) {
-                Some(at) => at,
-                None => {
-                    let quoted = format!("\"{}\"", union.key);
-                    keys.push(KeyRoute {
-                        key: union.key.clone(),
-                        quoted_key: Finder::new(quoted.as_bytes()).into_owned(),
-                        tight: format!("{{{quoted}:\"").into_bytes().into(),
-                        lengths: 0,
-                        known: Few::default(),
-                        roots: 0,
-                    });
-                    known.push(ahash::HashMap::default());
-                    keys.len() - 1
+        let plain =
+            |tag: &str| tag.len() < 64 && !tag.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+        let keys = schema
+            .tag_keys()
+            .keys
+            .iter()
+            .map(|tag_key| {
+                let quoted = format!("\"{}\"", tag_key.key);
+                let mut route = KeyRoute {
+                    key: tag_key.key.to_string(),
+                    quoted_key: Finder::new(quoted.as_bytes()).into_owned(),
+                    tight: format!("{{{quoted}:\"").into_bytes().into(),
+                    lengths: 0,
+                    known: tag_key.known.clone(),
+                    roots: tag_key.roots,
+                };
+                if tag_key.known.keys().all(plain) && route.key_is_plain() {
+                    route.lengths = tag_key
+                        .known
+                        .keys()
+                        .fold(0, |all, tag| all | 1 << tag.len());
                 }
-            };
-            keys[at].roots |= 1 << index;
-            for tag in union.known_tags().filter_map(Value::as_str) {
-                *known[at].entry(tag.into()).or_insert(0) |= 1 << index;
-            }
-        }
-        for (route, known) in keys.iter_mut().zip(known) {
-            let plain = |tag: &str| {
-                tag.len() < 64 && !tag.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
-            };
-            if known.keys().all(|tag| plain(tag)) && route.key_is_plain() {
-                route.lengths = known.keys().fold(0, |all, tag| all | 1 << tag.len());
-            }
-            route.known = known.into();
-        }
+                route
+            })
+            .collect();
         Router { keys }
     }
 

@@ -508,11 +508,11 @@ pub fn validate_reader<R: BufRead>(
 #[derive(Default)]
 struct TypeCounts {
     totals: Counts,
-    /// Each name counted (or [`OTHER_TYPES`]), with its counts.
-    names: Vec<(Box<str>, Counts)>,
-    /// Where each of `names` is.
+    /// The counts of each name counted (or [`OTHER_TYPES`]).
+    counts: Vec<Counts>,
+    /// Each name's place in `counts`.
     index: ahash::HashMap<Box<str>, usize>,
-    /// Recently counted `'static` names: address, length, place in `names`. A
+    /// Recently counted `'static` names: address, length, place in `counts`. A
     /// `'static` string is never freed or changed, so its address and length stand for
     /// its text.
     recent: [(usize, usize, usize); RECENT],
@@ -541,16 +541,16 @@ impl TypeCounts {
             Some(Cow::Owned(name)) => self.place(name),
             None => self.place(UNTYPED),
         };
-        self.names[at].1.add(report.outcome);
+        self.counts[at].add(report.outcome);
     }
 
-    /// Where `name` is counted: its place in `names`, made on its first message (under
+    /// Where `name` is counted: its place in `counts`, made on its first message (under
     /// [`OTHER_TYPES`] once there are [`MAX_TYPES`] names).
     fn place(&mut self, name: &str) -> usize {
         if let Some(&at) = self.index.get(name) {
             return at;
         }
-        let bucket = if self.names.len() < MAX_TYPES {
+        let bucket = if self.counts.len() < MAX_TYPES {
             name
         } else {
             OTHER_TYPES
@@ -558,18 +558,18 @@ impl TypeCounts {
         if let Some(&at) = self.index.get(bucket) {
             return at;
         }
-        self.names.push((bucket.into(), Counts::default()));
-        self.index.insert(bucket.into(), self.names.len() - 1);
-        self.names.len() - 1
+        self.counts.push(Counts::default());
+        self.index.insert(bucket.into(), self.counts.len() - 1);
+        self.counts.len() - 1
     }
 
     fn into_summary(self) -> Summary {
         Summary {
             totals: self.totals,
             types: self
-                .names
+                .index
                 .into_iter()
-                .map(|(name, counts)| (name.into_string(), counts))
+                .map(|(name, at)| (name.into_string(), self.counts[at]))
                 .collect(),
         }
     }

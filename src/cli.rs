@@ -62,6 +62,20 @@ enum Command {
     /// Regenerate every output in memory and fail with a diff when the committed files
     /// are stale, missing or orphaned. Writes nothing.
     Check,
+    /// Generate conformance vectors from the schemas: valid messages that cover every
+    /// type, variant, optional field, enum value and bound, and invalid ones with one
+    /// fault each, filed by the validator's verdict (and serde's, for registered Rust
+    /// types), into `<out>/<schema>/generated/`
+    Vectors {
+        /// A schema file, or a directory whose `*.json` files are read (repeatable).
+        /// Default: the registered protocols, else the project's schema directory.
+        #[arg(long = "schema", value_name = "FILE|DIR")]
+        schemas: Vec<PathBuf>,
+        /// Output directory (must exist). Default: the project's vector directory
+        /// (`[vectors]` in symgen.toml).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Validate messages (JSON lines or one document) against a protocol or a schema.
     /// Exit 0: all valid; 1: any invalid; 2: usage or I/O error.
     Validate(crate::validate::command::ValidateArgs),
@@ -204,7 +218,7 @@ impl Cli {
             Command::Schema { .. } | Command::Generate | Command::Check => true,
             Command::Validate(args) => args.protocol.is_some(),
             Command::Breaking(args) => args.schemas.is_empty(),
-            Command::Docs { schemas, .. } => schemas.is_empty(),
+            Command::Docs { schemas, .. } | Command::Vectors { schemas, .. } => schemas.is_empty(),
         };
         if needs_types
             && self.protocols.is_empty()
@@ -226,6 +240,7 @@ impl Cli {
                 })
             }
             Command::Docs { schemas, out } => self.docs(schemas, out, project.as_ref()),
+            Command::Vectors { schemas, out } => self.vectors(schemas, out, project.as_ref()),
         }
     }
 
@@ -317,18 +332,34 @@ impl Cli {
     /// Every output set of a project: the schemas (when protocols are registered) and
     /// one package per language.
     pub fn project_outputs(&self, project: &Project) -> Result<Vec<OutputSet>> {
-        let modules = self.project_modules(project)?;
-        self.outputs_from(project, &modules)
+        let texts = self.project_schema_texts(project)?;
+        let modules = emit::modules_from_texts(&texts)?;
+        self.outputs_from(project, &modules, &texts)
     }
 
-    /// [`Self::project_outputs`] for modules already loaded.
-    fn outputs_from(&self, project: &Project, modules: &[Module]) -> Result<Vec<OutputSet>> {
+    /// [`Self::project_outputs`] for modules already loaded from `texts`.
+    fn outputs_from(
+        &self,
+        project: &Project,
+        modules: &[Module],
+        texts: &[(String, String)],
+    ) -> Result<Vec<OutputSet>> {
         let mut sets = Vec::new();
         if !self.protocols.is_empty() {
             sets.push(self.schema_set(
                 project.path(&project.schema_dir),
                 project.schema_dir.clone(),
             )?);
+        }
+        if let (Some(dir), true) = (&project.vectors_dir, project.generate_vectors) {
+            let (set, _) = vectors_set(
+                modules,
+                texts,
+                &self.protocols,
+                project.path(dir),
+                dir.clone(),
+            )?;
+            sets.push(set);
         }
         sets.extend(self.outputs_of(project, modules)?);
         if let Some(dir) = &project.docs_dir {
@@ -385,6 +416,59 @@ impl Cli {
         Ok(ExitCode::SUCCESS)
     }
 
+    fn vectors(
+        &self,
+        schemas: Vec<PathBuf>,
+        out: Option<PathBuf>,
+        project: Option<&Project>,
+    ) -> Result<ExitCode> {
+        let (texts, protocols): (Vec<(String, String)>, &[Protocol]) = if !schemas.is_empty() {
+            let mut texts = Vec::new();
+            for path in emit::schema_files(&schemas)? {
+                texts.push((path.display().to_string(), check::read_text(&path)?));
+            }
+            (texts, &[])
+        } else if let Some(project) = project {
+            (self.project_schema_texts(project)?, &self.protocols)
+        } else if !self.protocols.is_empty() {
+            (self.schemas()?, &self.protocols)
+        } else {
+            return Err(no_project("vectors", "give --schema FILE|DIR"));
+        };
+        let (dir, display, owned) = match (out, project) {
+            (Some(dir), _) => {
+                existing_dir(&dir)?;
+                (dir.clone(), dir, false)
+            }
+            (None, Some(project)) => match &project.vectors_dir {
+                Some(relative) => (project.path(relative), relative.clone(), true),
+                None => {
+                    return Err(Error::Usage(format!(
+                        "{}: no [vectors] table says where vectors go; add one or give --out DIR",
+                        crate::files::shown(&project.file)
+                    )));
+                }
+            },
+            (None, None) => return Err(no_project("vectors", "give --out DIR")),
+        };
+        let modules = emit::modules_from_texts(&texts)?;
+        let (set, generated) = vectors_set(&modules, &texts, protocols, dir, display)?;
+        let changed = write_set(&set, owned)?;
+        let count =
+            |f: fn(&crate::vectors::Generated) -> usize| generated.iter().map(f).sum::<usize>();
+        eprintln!(
+            "symgen vectors: {} valid, {} invalid ({} only by an unenforced keyword), {} unknown over {} schema(s); {} file(s) changed in {}",
+            count(|g| g.valid.len()),
+            count(|g| g.invalid.len()),
+            count(|g| g.invalid.iter().filter(|v| v.unenforced).count()),
+            count(|g| g.unknown.len()),
+            generated.len(),
+            changed.len(),
+            crate::files::shown(&set.display)
+        );
+        Ok(ExitCode::SUCCESS)
+    }
+
     /// One output set per language of the project, from `modules`.
     fn outputs_of(&self, project: &Project, modules: &[Module]) -> Result<Vec<OutputSet>> {
         let mut sets = Vec::new();
@@ -409,9 +493,10 @@ impl Cli {
     }
 
     fn generate(&self, project: Project, deny: bool) -> Result<ExitCode> {
-        let modules = self.project_modules(&project)?;
+        let texts = self.project_schema_texts(&project)?;
+        let modules = emit::modules_from_texts(&texts)?;
         report_warnings(&modules, deny)?;
-        let sets = self.outputs_from(&project, &modules)?;
+        let sets = self.outputs_from(&project, &modules, &texts)?;
         let mut changed = 0;
         for set in sets {
             let count = write_set(&set, true)?.len();
@@ -514,6 +599,51 @@ fn report_warnings(modules: &[Module], deny: bool) -> Result<()> {
         return Err(Error::Warnings { count });
     }
     Ok(())
+}
+
+/// The vectors generated from `modules` (read from `texts`), as the output set of the
+/// vector directory; roots no vector could be built for are printed as warnings.
+fn vectors_set(
+    modules: &[Module],
+    texts: &[(String, String)],
+    protocols: &[Protocol],
+    dir: PathBuf,
+    display: PathBuf,
+) -> Result<(OutputSet, Vec<crate::vectors::Generated>)> {
+    let mut documents = Vec::with_capacity(texts.len());
+    for (path, text) in texts {
+        let value = serde_json::from_str(text).map_err(|err| {
+            Error::Schema(crate::model::Error::new(
+                path,
+                "",
+                format!("invalid JSON: {err}"),
+            ))
+        })?;
+        documents.push((path.clone(), value));
+    }
+    let generated = crate::vectors::generate(modules, &documents, protocols)?;
+    for one in &generated {
+        for (root, why) in &one.skipped {
+            eprintln!(
+                "{}",
+                crate::emit::text::one_line(&format!(
+                    "{}: warning: no vectors for `{root}`: {why}",
+                    one.stem
+                ))
+            );
+        }
+    }
+    let set = OutputSet {
+        label: "vectors".into(),
+        dir,
+        display,
+        files: generated
+            .iter()
+            .flat_map(crate::vectors::Generated::files)
+            .collect(),
+        ignore: Vec::new(),
+    };
+    Ok((set, generated))
 }
 
 /// The message reference of a project's schemas, with examples from its vectors.

@@ -54,6 +54,22 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// A conformance vector cannot be given one verdict: the schema's and serde's
+    /// differ, or no instance of a root can be built (`file: vector: message`).
+    #[error(
+        "{}: vector `{}`: {}",
+        crate::files::escape_controls(file),
+        crate::files::escape_controls(vector),
+        crate::files::escape_controls(message)
+    )]
+    Vectors {
+        /// The schema file.
+        file: String,
+        /// The vector's name.
+        vector: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The `--schema` inputs hold no schema file.
     #[error("no schema files (*.json) in {}", list(inputs))]
     NoSchemaFiles {

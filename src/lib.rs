@@ -40,6 +40,7 @@ pub mod project;
 pub mod tags;
 mod uri;
 pub mod validate;
+pub mod vectors;
 
 pub use cli::Cli;
 pub use error::{Error, Result};

@@ -20,6 +20,8 @@
 //! [vectors]
 //! dir = "tests/vectors"           # conformance vectors; without this table no vector
 //!                                 # test is emitted
+//! generate = true                 # `generate` writes (and `check` compares) the vectors
+//!                                 # generated from the schemas, in <dir>/<schema>/generated/
 //!
 //! [docs]
 //! dir = "generated/docs"          # the Markdown message reference (`symgen docs`);
@@ -91,6 +93,9 @@ pub struct Project {
     pub schema_dir: PathBuf,
     /// The conformance vector directory, relative to the root, when there is one.
     pub vectors_dir: Option<PathBuf>,
+    /// Whether `generate` writes (and `check` compares) the vectors generated from the
+    /// schemas (`[vectors] generate`, default true when there is a vector directory).
+    pub generate_vectors: bool,
     /// The languages to emit, in registry order.
     pub languages: Vec<Language>,
     /// Where the Markdown message reference goes, relative to the root, when the project
@@ -102,6 +107,13 @@ pub struct Project {
 #[serde(deny_unknown_fields)]
 struct DirTable {
     dir: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VectorsTable {
+    dir: Option<PathBuf>,
+    generate: Option<bool>,
 }
 
 impl Project {
@@ -173,9 +185,18 @@ impl Project {
             };
         let schema_dir = dir_of(&mut table, "schema", Some("schema"))?
             .unwrap_or_else(|| PathBuf::from("schema"));
-        let has_vectors = table.contains_key("vectors");
-        let vectors_dir =
-            dir_of(&mut table, "vectors", Some("tests/vectors"))?.filter(|_| has_vectors);
+        let (vectors_dir, generate_vectors) = match table.remove("vectors") {
+            None => (None, false),
+            Some(value) => {
+                let parsed: VectorsTable = value.try_into().map_err(|err: toml::de::Error| {
+                    error(Some("vectors".into()), err.message().to_owned())
+                })?;
+                (
+                    Some(parsed.dir.unwrap_or_else(|| PathBuf::from("tests/vectors"))),
+                    parsed.generate.unwrap_or(true),
+                )
+            }
+        };
 
         let has_docs = table.contains_key("docs");
         let docs_dir =
@@ -267,6 +288,7 @@ impl Project {
             command,
             schema_dir,
             vectors_dir,
+            generate_vectors,
             languages,
             docs_dir,
         })

@@ -512,6 +512,12 @@ impl CompiledSchema {
         Ok(self.roots.len() - 1)
     }
 
+    /// Which keywords `value` breaks as an instance of root `index`, by their location
+    /// in the schema (see [`super::keywords`]); empty when it is valid.
+    pub fn keyword_failures(&self, index: usize, value: &Value) -> Vec<super::keywords::Failure> {
+        super::keywords::failures(self.roots[index].engine.iter_errors(value))
+    }
+
     /// The names under the document's `$defs` (or `definitions`), in document order.
     pub fn definitions(&self) -> Vec<String> {
         ["$defs", "definitions"]
@@ -672,7 +678,9 @@ impl CompiledSchema {
             .filter(|evaluation| evaluation.flag().valid)
             .and_then(|evaluation| serde_json::to_value(evaluation.hierarchical()).ok())
         {
-            Some(output) => faults::kept(text, value, found, &output, &root.source),
+            Some(output) => faults::kept(text, value, found, &output, &root.source, &|uri| {
+                self.document_at(uri)
+            }),
             None => found
                 .iter()
                 .map(|fault| faults::violation(text, fault))
@@ -1002,6 +1010,56 @@ impl CompiledReply {
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
         Explainer::new(&self.document, &Message::Value(value))
             .explain_at_most(self.engine.iter_errors(value), self.max_errors)
+    }
+}
+
+impl CompiledSchema {
+    /// The schema document at `uri`, as a `$ref` reads it: this document for its own
+    /// `$id` or location, else another file the retriever allows.
+    fn document_at(&self, uri: &str) -> Option<Value> {
+        let own = |id: Option<&str>| id.is_some_and(|id| id.trim_end_matches('#') == uri);
+        if own(self.document.get("$id").and_then(Value::as_str))
+            || own(self.options.base_uri.as_deref())
+        {
+            return Some(self.document.clone());
+        }
+        let uri = jsonschema::Uri::parse(uri.to_owned()).ok()?;
+        jsonschema::Retrieve::retrieve(&self.options.retriever, &uri).ok()
+    }
+
+    /// Of the integral floats (`1.0`) in reply data `value` (fault pointers relative to
+    /// the data), those its reply type decodes as a Rust integer: what serde refuses
+    /// when it decodes the data (a key given twice is not among them: the data reaches
+    /// the reply type as a parsed value, which keeps the last one).
+    pub fn reply_faults(
+        &self,
+        reply: &CompiledReply,
+        text: &str,
+        value: &Value,
+        found: &[Fault],
+    ) -> Vec<Violation> {
+        let found: Vec<Fault> = found
+            .iter()
+            .filter(|f| f.what == faults::FaultKind::FloatInteger)
+            .cloned()
+            .collect();
+        if found.is_empty() {
+            return Vec::new();
+        }
+        let engine: Option<Engine> = build(&self.options, &faults::visible(&reply.document)).ok();
+        let evaluation = engine.as_ref().map(|engine| engine.evaluate(value));
+        match evaluation
+            .filter(|evaluation| evaluation.flag().valid)
+            .and_then(|evaluation| serde_json::to_value(evaluation.hierarchical()).ok())
+        {
+            Some(output) => faults::kept(text, value, &found, &output, &reply.document, &|uri| {
+                self.document_at(uri)
+            }),
+            None => found
+                .iter()
+                .map(|fault| faults::violation(text, fault))
+                .collect(),
+        }
     }
 }
 

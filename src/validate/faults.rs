@@ -262,7 +262,7 @@ impl Frame {
 }
 
 /// Whether some schema in `document` has a Rust integer `format` (schemars writes one
-/// for every Rust integer type).
+/// for every Rust integer type), or may through a `$ref` to another document.
 pub fn has_rust_integers(document: &Value) -> bool {
     let mut stack = vec![document];
     while let Some(node) = stack.pop() {
@@ -272,6 +272,10 @@ pub fn has_rust_integers(document: &Value) -> bool {
                     .get("format")
                     .and_then(Value::as_str)
                     .is_some_and(|f| RUST_INTEGER_FORMATS.contains(&f))
+                    || map
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .is_some_and(|r| !r.starts_with('#'))
                 {
                     return true;
                 }
@@ -500,7 +504,13 @@ impl Evaluated {
     /// From `jsonschema`'s hierarchical output; subtrees that failed (branches that did
     /// not match) say nothing. A node at another location than its parent's is a
     /// subschema applied to a member; one at the same location is a keyword.
-    fn from_output(output: &Value, schema: &Value) -> Self {
+    /// `documents` reads the other documents a `$ref` led the walk to, by URI.
+    fn from_output(
+        output: &Value,
+        schema: &Value,
+        documents: &dyn Fn(&str) -> Option<Value>,
+    ) -> Self {
+        let mut read: HashMap<String, Option<Value>> = HashMap::new();
         let mut evaluated = Self::default();
         let mut stack = vec![(output, None::<&str>)];
         while let Some((node, parent)) = stack.pop() {
@@ -523,15 +533,26 @@ impl Evaluated {
                     }
                     // The keyword's place in the schema: a pointer, or a URI (the
                     // document's `$id` or file) with a pointer as its fragment.
-                    let format = || {
+                    let mut rust_integer = || {
                         let at = node.get("schemaLocation").and_then(Value::as_str)?;
-                        let at = at.split_once('#').map_or(at, |(_, fragment)| fragment);
-                        let at = super::discriminator::fragment_pointer(at);
-                        schema.pointer(&at).and_then(Value::as_str)
+                        let (base, fragment) = at.split_once('#').unwrap_or(("", at));
+                        let at = super::discriminator::fragment_pointer(fragment);
+                        let is_rust = |schema: &Value| {
+                            schema
+                                .pointer(&at)
+                                .and_then(Value::as_str)
+                                .is_some_and(|f| RUST_INTEGER_FORMATS.contains(&f))
+                        };
+                        if is_rust(schema) {
+                            return Some(());
+                        }
+                        // The keyword may be in another document a `$ref` led to.
+                        let other = read.entry(base.to_owned()).or_insert_with(|| {
+                            (!base.is_empty()).then(|| documents(base)).flatten()
+                        });
+                        other.as_ref().filter(|d| is_rust(d)).map(|_| ())
                     };
-                    if keyword == "format"
-                        && format().is_some_and(|f| RUST_INTEGER_FORMATS.contains(&f))
-                    {
+                    if keyword == "format" && rust_integer().is_some() {
                         evaluated.integers.insert(location.to_owned());
                     }
                 }
@@ -666,8 +687,9 @@ pub fn kept(
     faults: &[Fault],
     output: &Value,
     schema: &Value,
+    documents: &dyn Fn(&str) -> Option<Value>,
 ) -> Vec<Violation> {
-    let evaluated = Evaluated::from_output(output, schema);
+    let evaluated = Evaluated::from_output(output, schema, documents);
     faults
         .iter()
         .filter(|fault| evaluated.counts(message, fault))
@@ -877,7 +899,7 @@ mod tests {
         let evaluation = engine.evaluate(&message);
         assert!(evaluation.flag().valid, "{text}");
         let output = serde_json::to_value(evaluation.hierarchical()).unwrap();
-        kept(text, &message, &found, &output, &visible(&schema))
+        kept(text, &message, &found, &output, &visible(&schema), &|_| None)
             .into_iter()
             .map(|v| v.pointer)
             .collect()
@@ -969,7 +991,7 @@ mod tests {
         let (message, found) = parse(text).unwrap();
         let engine = jsonschema::validator_for(&visible(&schema)).unwrap();
         let output = serde_json::to_value(engine.evaluate(&message).hierarchical()).unwrap();
-        let violations = kept(text, &message, &found, &output, &visible(&schema));
+        let violations = kept(text, &message, &found, &output, &visible(&schema), &|_| None);
         assert_eq!(violations.len(), 1);
         assert_eq!(
             violations[0].message,

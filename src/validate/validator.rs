@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::compiled::{CompiledReply, CompiledSchema, SchemaOptions};
 use super::explain::child;
 use super::faults::{self, Fault};
+use super::keywords::Failure;
 use super::locate::{locate, locate_on_tape, locate_unique};
 use super::message::{Member, Message};
 use super::report::{Name, Outcome, Report, Violation, ViolationKind, copied, interned};
@@ -296,6 +297,15 @@ impl Validator {
     pub fn explanations(&self, root: &str, text: &str) -> Option<(Vec<Violation>, Vec<Violation>)> {
         self.schema
             .explanations(self.schema.root_index(root)?, text)
+    }
+
+    /// Which schema keywords `value` breaks as an instance of the root called `root`,
+    /// by their location in the schema document: what tells a rule the generated types
+    /// enforce from one they are documented not to. `None` for an unknown root.
+    #[doc(hidden)]
+    pub fn keyword_failures(&self, root: &str, value: &Value) -> Option<Vec<Failure>> {
+        let index = self.schema.root_index(root)?;
+        Some(self.schema.keyword_failures(index, value))
     }
 
     /// Decodes `text` as the Rust message type `T` (e.g. `IpcMessage`), or returns the
@@ -842,15 +852,30 @@ impl ReplyValidator<'_> {
         }
         // A reply the reply check cannot read (a number out of range, a lone surrogate,
         // nesting past the limit) is a violation, never a skipped check.
-        let value = match serde_json::from_str::<Value>(text) {
-            Ok(value) => value,
-            Err(err) => {
-                let mut violation = syntax_violation(text, &err);
+        let read = match faults::read(text, self.validator.schema.rust_integers) {
+            Ok(read)
+                if !read.faults().iter().any(|f| {
+                    f.what != faults::FaultKind::FloatInteger
+                        && f.what != faults::FaultKind::Duplicate
+                }) =>
+            {
+                read
+            }
+            _ => {
+                let err = serde_json::from_str::<Value>(text).err();
+                let mut violation = match err {
+                    Some(err) => syntax_violation(text, &err),
+                    None => Violation::new(ViolationKind::Syntax, "", "the text cannot be read"),
+                };
                 violation.message = format!("reply data cannot be checked: {}", violation.message);
                 return Report::invalid(report.root, report.message_type, vec![violation]);
             }
         };
-        let mut report = self.check_data(report, &value);
+        let message = read.message();
+        let mut report = self.check_data(report, message.value());
+        if report.outcome == Outcome::Valid {
+            report = self.check_faults(report, text, message.value(), read.faults());
+        }
         for violation in &mut report.violations {
             violation.position = Some(locate(text, &violation.pointer));
         }
@@ -882,6 +907,42 @@ impl ReplyValidator<'_> {
                 .as_ref()
                 .is_some_and(|t| self.reply_tags.iter().any(|r| r == t))
         }
+    }
+
+    /// The reply data's integral floats its reply type decodes as Rust integers (see
+    /// [`CompiledSchema::reply_faults`]), as violations of a reply checked valid.
+    fn check_faults(&self, report: Report, text: &str, message: &Value, found: &[Fault]) -> Report {
+        if found.is_empty() || !self.applies_to(&report) {
+            return report;
+        }
+        let Some(data) = message.pointer(&self.pointer).filter(|d| !d.is_null()) else {
+            return report;
+        };
+        let inside: Vec<Fault> = found
+            .iter()
+            .filter_map(|fault| {
+                let rest = fault.pointer.strip_prefix(&self.pointer)?;
+                (rest.is_empty() || rest.starts_with('/')).then(|| Fault {
+                    pointer: rest.to_owned(),
+                    ..fault.clone()
+                })
+            })
+            .collect();
+        let mut violations = self
+            .validator
+            .schema
+            .reply_faults(&self.reply, text, data, &inside);
+        if violations.is_empty() {
+            return report;
+        }
+        for violation in &mut violations {
+            violation.pointer = format!("{}{}", self.pointer, violation.pointer);
+            violation.message = format!(
+                "{} (reply to `{}`)",
+                violation.message, self.reply.request_tag
+            );
+        }
+        Report::invalid(report.root, report.message_type, violations)
     }
 
     fn check_data(&self, report: Report, message: &Value) -> Report {

@@ -27,4 +27,5 @@ mod validate_checks_real;
 mod validate_faults;
 mod validate_vectors;
 mod vectors;
+mod vectors_generated;
 mod wire;

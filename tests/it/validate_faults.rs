@@ -169,3 +169,30 @@ fn typed_path_schema_path_and_serde_agree_on_faults() {
         "{decoded} decoded, {skipped} skipped"
     );
 }
+
+/// Found by the generated vectors (`symgen vectors`): a schema read from its file whose
+/// Rust integers sit in another document (P2's `sender` is P1's `MessageSender`) refused
+/// no integral float there, and reply data checked by the schema alone took `1.0` for
+/// a `u32`; serde refuses both.
+#[test]
+fn integral_floats_are_refused_through_other_documents_and_in_reply_data() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schema");
+    let p2 = Validator::from_schema_file(&dir.join("taskspace-state.schema.json")).unwrap();
+    let message = r#"{"type":"taskspace_state","id":"x","sender":{"workingDirectory":"/","shellPid":1.0},"payload":{"project_path":"a","taskspace_uuid":"b"}}"#;
+    let report = p2.validate_str(message);
+    assert_eq!(report.outcome, Outcome::Invalid, "{report:?}");
+    assert_eq!(report.violations[0].pointer, "/sender/shellPid");
+    let integral = message.replace("1.0", "1");
+    assert_eq!(p2.validate_str(&integral).outcome, Outcome::Valid);
+
+    let p1 = Validator::from_schema_file(&dir.join("symposium.schema.json")).unwrap();
+    let reply = r#"{"type":"response","id":"x","sender":{"workingDirectory":"/"},"payload":{"success":true,"data":{"startLine":1.0}}}"#;
+    let report = p1.reply_to("get_selection").unwrap().validate_str(reply);
+    assert_eq!(report.outcome, Outcome::Invalid, "{report:?}");
+    assert_eq!(report.violations[0].pointer, "/payload/data/startLine");
+    let report = p1
+        .reply_to("get_selection")
+        .unwrap()
+        .validate_str(&reply.replace("1.0", "1"));
+    assert_eq!(report.outcome, Outcome::Valid, "{report:?}");
+}

@@ -1,0 +1,457 @@
+//! Conformance vectors generated from a schema (`symgen vectors`): a cross-language
+//! test suite for any protocol, with the runtime validator as its oracle.
+//!
+//! For each root type of each schema, [`build`] makes candidate messages from the
+//! model: valid ones that cover every type, variant, tag spelling, optional field
+//! (absent, present, `null`), enum value, range boundary, empty and non-empty container,
+//! unknown key and unknown tag, and invalid ones with exactly one fault each. The
+//! [`oracle`] judges every candidate (the schema's verdict; for a protocol whose Rust
+//! types are registered, serde's too, and the two must agree), and the candidate is
+//! filed by that verdict, never by what it was meant to be: `valid.json`,
+//! `invalid.json` (with the first violation's rule and pointer) or `unknown.json`.
+//!
+//! The files go to `<vectors dir>/<schema stem>/generated/`, beside the hand-written
+//! vectors, in the same format (see docs/vectors.md); every generated package's test
+//! reads both. Generation is deterministic: the same schema gives the same bytes, so
+//! `symgen check` holds the committed files to the schema.
+
+mod build;
+mod oracle;
+mod text;
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::emit::{Module, OutputFile};
+use crate::model::{Model, NamedType, Origin, Reply, TypeKind};
+use crate::validate::{Outcome, ViolationKind};
+use crate::{Error, Protocol, Result};
+
+use build::{Builder, Candidate, Intent, Refusal};
+use oracle::Oracle;
+
+/// The directory, inside a schema's vector directory, of its generated vectors.
+pub const GENERATED_DIR: &str = "generated";
+
+/// The most candidates one root (or one request's reply data) contributes; past it,
+/// an even selection is kept (a huge schema stays quick to generate and to test).
+pub const MAX_PER_ROOT: usize = 600;
+
+/// One conformance vector (the format of `tests/vectors/README.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Vector {
+    /// Unique within its schema: the root, where the change is, and what it is.
+    pub name: String,
+    /// The root type the message is an instance of.
+    pub root: String,
+    /// The message. When `text` is given, only the nearest JSON value of it.
+    pub message: Value,
+    /// The exact wire text, when `message` cannot carry it to every reader: a duplicate
+    /// key, `1.0` for an integer, `1e400`, a lone surrogate, an integer past ±2^53.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// What a conforming encoder gives back, when it differs from `message` beyond
+    /// `null`-valued keys left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<Value>,
+    /// On a reply, the tag of the request it answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to: Option<String>,
+    /// Invalid: the rule the first violation breaks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
+    /// Invalid: JSON Pointer of the first violation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// Invalid: the validator's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// Invalid only by a keyword the generated types do not enforce (warned when they
+    /// are generated): every language accepts it, and says so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unenforced: bool,
+}
+
+/// The generated vectors of one schema.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Generated {
+    /// The schema's module stem (its vector directory).
+    pub stem: String,
+    /// Accepted as a known message.
+    pub valid: Vec<Vector>,
+    /// Rejected.
+    pub invalid: Vec<Vector>,
+    /// Accepted as an unknown message (R4).
+    pub unknown: Vec<Vector>,
+    /// Roots no vector could be built for, and why.
+    pub skipped: Vec<(String, String)>,
+}
+
+impl Generated {
+    /// The files of these vectors, relative to the vector directory.
+    pub fn files(&self) -> Vec<OutputFile> {
+        [
+            ("valid", &self.valid),
+            ("invalid", &self.invalid),
+            ("unknown", &self.unknown),
+        ]
+        .into_iter()
+        .filter(|(_, vectors)| !vectors.is_empty())
+        .map(|(kind, vectors)| OutputFile {
+            path: format!("{}/{GENERATED_DIR}/{kind}.json", self.stem),
+            contents: render(vectors),
+        })
+        .collect()
+    }
+}
+
+/// A vector file: a JSON array, one vector per line, keys in a fixed order.
+fn render(vectors: &[Vector]) -> String {
+    let mut out = String::from("[\n");
+    for (i, vector) in vectors.iter().enumerate() {
+        let line = serde_json::to_string(vector).unwrap_or_default();
+        out.push_str(&line);
+        out.push_str(if i + 1 < vectors.len() { ",\n" } else { "\n" });
+    }
+    out.push_str("]\n");
+    out
+}
+
+/// The generated vectors of every module; `documents` are the modules' schema
+/// documents (same order) with their paths, `protocols` the registered protocols whose
+/// Rust types give serde's verdict and re-encoding.
+pub fn generate(
+    modules: &[Module],
+    documents: &[(String, Value)],
+    protocols: &[Protocol],
+) -> Result<Vec<Generated>> {
+    let mut all = Vec::with_capacity(modules.len());
+    for (module, (path, document)) in modules.iter().zip(documents) {
+        let protocol = protocols
+            .iter()
+            .find(|p| p.file_name() == module.file_name || p.id() == module.stem);
+        all.push(one(module, path, document.clone(), protocol)?);
+    }
+    Ok(all)
+}
+
+/// The roots one schema's vectors are built for: its message types, else (a document
+/// of definitions only) every definition.
+fn roots(model: &Model) -> Vec<&NamedType> {
+    if !model.roots.is_empty() {
+        return model.roots.iter().filter_map(|n| model.get(n)).collect();
+    }
+    model
+        .types
+        .iter()
+        .filter(|t| matches!(t.origin, Origin::Defs))
+        .collect()
+}
+
+fn one(
+    module: &Module,
+    path: &str,
+    document: Value,
+    protocol: Option<&Protocol>,
+) -> Result<Generated> {
+    let model = &module.model;
+    let warned = model
+        .warnings
+        .iter()
+        .filter(|w| w.file == model.file)
+        .map(|w| w.pointer.clone())
+        .collect();
+    let mut oracle = Oracle::new(document, Some(path), protocol, warned)?;
+    let located = |err: Error| match err {
+        Error::Vectors {
+            vector, message, ..
+        } => Error::Vectors {
+            file: path.to_owned(),
+            vector,
+            message,
+        },
+        other => other,
+    };
+    let mut out = Generated {
+        stem: module.stem.clone(),
+        ..Generated::default()
+    };
+    let mut seen = HashSet::new();
+    let mut names = HashSet::new();
+    let mut builder = Builder::new(model);
+    for root in roots(model) {
+        match builder.root(&root.name) {
+            Ok(candidates) => {
+                for candidate in thin(candidates) {
+                    file(
+                        &mut oracle,
+                        &mut out,
+                        &mut seen,
+                        &mut names,
+                        root,
+                        candidate,
+                        None,
+                    )
+                    .map_err(located)?;
+                }
+            }
+            Err(refusal) => out
+                .skipped
+                .push((root.name.clone(), refusal_text(&refusal))),
+        }
+        replies(
+            model,
+            &mut builder,
+            &mut oracle,
+            &mut out,
+            &mut seen,
+            &mut names,
+            root,
+        )
+        .map_err(located)?;
+    }
+    Ok(out)
+}
+
+/// The reply vectors of the requests of `root` (a union whose variants name their
+/// reply data type): each reply data candidate, in a reply message of the protocol.
+fn replies<'m>(
+    model: &'m Model,
+    builder: &mut Builder<'m>,
+    oracle: &mut Oracle<'_>,
+    out: &mut Generated,
+    seen: &mut HashSet<(String, String, Option<String>)>,
+    names: &mut HashSet<String>,
+    root: &NamedType,
+) -> Result<()> {
+    let (Some(pointer), TypeKind::Union(union)) = (
+        model
+            .protocol
+            .as_ref()
+            .and_then(|p| p.reply_data.as_deref()),
+        &root.kind,
+    ) else {
+        return Ok(());
+    };
+    let Some((host_root, host)) = reply_host(model, builder, pointer)? else {
+        return Ok(());
+    };
+    for variant in &union.variants {
+        let (Reply::Data(ty), Some(tag)) = (
+            &variant.reply,
+            variant.tag.as_ref().and_then(|t| t.as_str()),
+        ) else {
+            continue;
+        };
+        let Ok((minimal, candidates)) = builder.data(ty) else {
+            continue;
+        };
+        let mut all = vec![Candidate {
+            path: String::new(),
+            what: "minimal".into(),
+            wire: minimal.wire,
+            canonical: minimal.canonical,
+            edit: None,
+            intent: Intent::Valid,
+        }];
+        all.extend(candidates);
+        for mut candidate in thin(all) {
+            candidate.path = format!(" reply to {tag}{pointer}{}", candidate.path);
+            let mut wire = host.wire.clone();
+            if let Some(slot) = wire.pointer_mut(pointer) {
+                *slot = candidate.wire;
+            } else {
+                break;
+            }
+            candidate.wire = wire;
+            candidate.edit = candidate.edit.map(|(p, e)| (format!("{pointer}{p}"), e));
+            let mut whole = host.canonical.clone();
+            if let Some(slot) = whole.pointer_mut(pointer) {
+                *slot = candidate.canonical;
+            }
+            candidate.canonical = whole;
+            if let Intent::Fault(rule, at) = candidate.intent {
+                candidate.intent = Intent::Fault(rule, format!("{pointer}{at}"));
+            }
+            file(oracle, out, seen, names, host_root, candidate, Some(tag))?;
+        }
+    }
+    Ok(())
+}
+
+/// A message that carries reply data at `pointer`: a root's reply variant (P1
+/// `response`), else the first root whose minimal instance has the pointer (P5's
+/// JSON-RPC response). Its data is set to `null` there, to be replaced.
+fn reply_host<'m>(
+    model: &'m Model,
+    builder: &mut Builder<'m>,
+    pointer: &str,
+) -> Result<Option<(&'m NamedType, build::Sample)>> {
+    let parent = pointer.rsplit_once('/').map_or("", |(parent, _)| parent);
+    let key = pointer.rsplit('/').next().unwrap_or_default();
+    let mut fallback = None;
+    for root in roots(model) {
+        let sample = match &root.kind {
+            TypeKind::Union(union) => {
+                let reply = union
+                    .variants
+                    .iter()
+                    .find(|v| matches!(v.reply, Reply::IsReply));
+                match reply {
+                    Some(variant) => builder.minimal_variant(union, variant),
+                    None if fallback.is_none() => builder.minimal_named(&root.name),
+                    None => continue,
+                }
+            }
+            _ if fallback.is_none() => builder.minimal_named(&root.name),
+            _ => continue,
+        };
+        let Some(mut sample) = sample.map_err(|r| skipped_error(model, root, &r))? else {
+            continue;
+        };
+        // A reply variant may leave its data out (it is set here); any other root is a
+        // host only when its minimal instance has the data already.
+        let is_reply = matches!(&root.kind, TypeKind::Union(u) if u.variants.iter().any(|v| matches!(v.reply, Reply::IsReply)));
+        let fits = |v: &mut Value| match v.pointer_mut(parent) {
+            Some(Value::Object(map)) => {
+                let key = crate::json_pointer::unescape(key).into_owned();
+                let present = map.contains_key(&key);
+                map.insert(key, Value::Null);
+                is_reply || present
+            }
+            _ => false,
+        };
+        if !(fits(&mut sample.wire) && fits(&mut sample.canonical)) {
+            continue;
+        }
+        if is_reply {
+            return Ok(Some((root, sample)));
+        }
+        fallback.get_or_insert((root, sample));
+    }
+    Ok(fallback)
+}
+
+fn skipped_error(model: &Model, root: &NamedType, refusal: &Refusal) -> Error {
+    Error::Vectors {
+        file: model.file.clone(),
+        vector: root.name.clone(),
+        message: refusal_text(refusal),
+    }
+}
+
+fn refusal_text(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::TooLarge => "the schema is too large to spread into vectors".into(),
+        Refusal::NoInstance => "no finite instance: a required field contains its own type".into(),
+    }
+}
+
+/// At most [`MAX_PER_ROOT`] candidates, spread evenly over the list (the first kept).
+fn thin(candidates: Vec<Candidate>) -> Vec<Candidate> {
+    if candidates.len() <= MAX_PER_ROOT {
+        return candidates;
+    }
+    let total = candidates.len();
+    candidates
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i * MAX_PER_ROOT / total != (i + 1) * MAX_PER_ROOT / total || *i == 0)
+        .map(|(_, c)| c)
+        .collect()
+}
+
+/// Judges one candidate and files it under its verdict (once per distinct message).
+#[allow(clippy::too_many_arguments)]
+fn file(
+    oracle: &mut Oracle<'_>,
+    out: &mut Generated,
+    seen: &mut HashSet<(String, String, Option<String>)>,
+    names: &mut HashSet<String>,
+    root: &NamedType,
+    candidate: Candidate,
+    reply_to: Option<&str>,
+) -> Result<()> {
+    let text = text::write(&candidate.wire, candidate.edit.as_ref());
+    let edited = candidate.edit.is_some();
+    let key = (root.name.clone(), text.clone(), reply_to.map(str::to_owned));
+    if !seen.insert(key) {
+        return Ok(());
+    }
+    let mut name = format!("{}{}: {}", root.name, candidate.path, candidate.what);
+    if !names.insert(name.clone()) {
+        let mut n = 2;
+        while !names.insert(format!("{name} #{n}")) {
+            n += 1;
+        }
+        name = format!("{name} #{n}");
+    }
+    let verdict = oracle
+        .judge(root, &text, reply_to)
+        .map_err(|err| match err {
+            Error::Vectors { message, .. } => Error::Vectors {
+                file: String::new(),
+                vector: name.clone(),
+                message,
+            },
+            other => other,
+        })?;
+    let exact = candidate.edit.is_none() && text::exact_everywhere(&candidate.wire);
+    let mut vector = Vector {
+        name,
+        root: root.name.clone(),
+        message: candidate.wire,
+        text: (!exact).then_some(text),
+        canonical: None,
+        reply_to: reply_to.map(str::to_owned),
+        fault: None,
+        pointer: None,
+        why: None,
+        unenforced: false,
+    };
+    match verdict.outcome {
+        Outcome::Valid => {
+            let canonical = verdict.canonical.unwrap_or(candidate.canonical);
+            vector.canonical = Some(canonical).filter(|c| *c != without_nulls(&vector.message));
+            out.valid.push(vector);
+        }
+        Outcome::Unknown => out.unknown.push(vector),
+        Outcome::Invalid => {
+            let violation = verdict.violation;
+            vector.fault = Some(
+                violation
+                    .as_ref()
+                    .map_or(ViolationKind::Constraint, |v| v.kind)
+                    .as_str()
+                    .to_owned(),
+            );
+            vector.pointer = Some(
+                violation
+                    .as_ref()
+                    .map_or(String::new(), |v| v.pointer.clone()),
+            );
+            vector.why = violation.map(|v| v.message);
+            if candidate.intent == Intent::Valid && !edited {
+                vector.unenforced = oracle.only_unenforced(root, &vector.message)?;
+            }
+            out.invalid.push(vector);
+        }
+    }
+    Ok(())
+}
+
+/// `value` with every `null`-valued key left out, recursively.
+pub fn without_nulls(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), without_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_nulls).collect()),
+        other => other.clone(),
+    }
+}

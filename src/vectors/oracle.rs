@@ -1,0 +1,211 @@
+//! The verdict on a candidate: the runtime validator's, on the schema; for a protocol
+//! whose Rust types are registered, serde's too (the two must agree) and serde's
+//! re-encoding as the canonical form.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::model::{NamedType, Origin};
+use crate::validate::{Outcome, Report, SchemaOptions, Validator, Violation, only_failing};
+use crate::{Error, Protocol, Result};
+
+/// What the oracle says of one candidate.
+#[derive(Debug, Clone)]
+pub(super) struct Verdict {
+    /// Valid, unknown (R4) or invalid.
+    pub outcome: Outcome,
+    /// The first violation, for an invalid candidate.
+    pub violation: Option<Violation>,
+    /// serde's re-encoding, when the Rust types are registered and the candidate is
+    /// accepted.
+    pub canonical: Option<Value>,
+}
+
+/// Judges the candidates of one schema document.
+pub(super) struct Oracle<'p> {
+    document: Value,
+    /// Where the document is on disk, for the files its `$ref`s name.
+    path: Option<String>,
+    /// The schema's verdict.
+    schema: Validator,
+    /// The registered protocol: serde's verdict and re-encoding.
+    protocol: Option<(&'p Protocol, Validator)>,
+    /// Validators of roots the document does not list (a definition, a type of
+    /// another document), by root name.
+    extra: HashMap<String, Validator>,
+    /// Pointers of what the model warns it does not enforce.
+    warned: Vec<String>,
+}
+
+impl<'p> Oracle<'p> {
+    /// The oracle of `document` (read from `path`, when on disk), whose model warned
+    /// about `warned`; `protocol` when its Rust types are registered.
+    pub fn new(
+        document: Value,
+        path: Option<&str>,
+        protocol: Option<&'p Protocol>,
+        warned: Vec<String>,
+    ) -> Result<Self> {
+        let (schema, protocol) = match protocol {
+            Some(protocol) => {
+                let typed = Validator::for_protocol(protocol)?;
+                (
+                    Validator::for_protocol(protocol)?.schema_only(),
+                    Some((protocol, typed)),
+                )
+            }
+            None => (
+                Validator::from_schema(document.clone(), options(path))?,
+                None,
+            ),
+        };
+        Ok(Self {
+            document,
+            path: path.map(str::to_owned),
+            schema,
+            protocol,
+            extra: HashMap::new(),
+            warned,
+        })
+    }
+
+    /// The name `root` is judged under, building its validator when the document does
+    /// not list it.
+    fn root_name(&mut self, root: &NamedType) -> Result<String> {
+        if self.schema.root_names().any(|n| n == root.name) {
+            return Ok(root.name.clone());
+        }
+        if matches!(root.origin, Origin::Root)
+            && let Some(first) = self.schema.root_names().next()
+        {
+            return Ok(first.to_owned());
+        }
+        if !self.extra.contains_key(&root.name) {
+            let selector = format!("#{}", crate::uri::fragment(&root.pointer));
+            let validator = match &root.origin {
+                Origin::Document { file, .. } => {
+                    Validator::from_schema_file(Path::new(file))?.with_root(&selector)?
+                }
+                _ => Validator::from_schema(self.document.clone(), options(self.path.as_deref()))?
+                    .with_root(&selector)?,
+            };
+            self.extra.insert(root.name.clone(), validator);
+        }
+        Ok(selector_of(root))
+    }
+
+    fn validator(&self, root: &NamedType) -> &Validator {
+        self.extra.get(&root.name).unwrap_or(&self.schema)
+    }
+
+    /// The verdict on `text` as an instance of `root` (a reply to the request tagged
+    /// `reply_to`, when given).
+    pub fn judge(
+        &mut self,
+        root: &NamedType,
+        text: &str,
+        reply_to: Option<&str>,
+    ) -> Result<Verdict> {
+        let name = self.root_name(root)?;
+        let report = judged(self.validator(root), &name, text, reply_to)?;
+        let mut verdict = Verdict {
+            outcome: report.outcome,
+            violation: report.violations.into_iter().next(),
+            canonical: None,
+        };
+        if let Some((protocol, typed)) = &self.protocol {
+            let serde = judged(typed, &name, text, reply_to)?;
+            if serde.outcome != verdict.outcome {
+                return Err(Error::Vectors {
+                    file: root.name.clone(),
+                    vector: text.to_owned(),
+                    message: format!(
+                        "serde says {}, the schema says {}: the schema must accept exactly what serde accepts",
+                        outcome_name(serde.outcome),
+                        outcome_name(verdict.outcome)
+                    ),
+                });
+            }
+            if verdict.outcome != Outcome::Invalid {
+                verdict.canonical = reencoded(protocol, &name, text, reply_to);
+            }
+        }
+        Ok(verdict)
+    }
+
+    /// Whether an accepted-by-the-model value the schema rejects breaks only keywords
+    /// the model warned it does not enforce.
+    pub fn only_unenforced(&mut self, root: &NamedType, value: &Value) -> Result<bool> {
+        if self.warned.is_empty() {
+            return Ok(false);
+        }
+        let name = self.root_name(root)?;
+        let Some(failures) = self.validator(root).keyword_failures(&name, value) else {
+            return Ok(false);
+        };
+        let warned = &self.warned;
+        let covered = |location: &str| {
+            warned.iter().any(|w| {
+                let under = |base: &str| {
+                    location == base
+                        || location
+                            .strip_prefix(base)
+                            .is_some_and(|rest| rest.starts_with('/'))
+                };
+                // An unenforced `if` leaves its `then` and `else` unenforced too.
+                under(w)
+                    || w.strip_suffix("/if").is_some_and(|parent| {
+                        under(&format!("{parent}/then")) || under(&format!("{parent}/else"))
+                    })
+            })
+        };
+        Ok(only_failing(&failures, &covered))
+    }
+}
+
+fn outcome_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Valid => "valid",
+        Outcome::Unknown => "unknown",
+        Outcome::Invalid => "invalid",
+    }
+}
+
+fn options(path: Option<&str>) -> SchemaOptions {
+    match path.map(Path::new).filter(|p| p.is_file()) {
+        Some(path) => SchemaOptions::for_file(path),
+        None => SchemaOptions::default(),
+    }
+}
+
+fn selector_of(root: &NamedType) -> String {
+    format!("#{}", crate::uri::fragment(&root.pointer))
+}
+
+/// One validator's report on `text` as `root` (as a reply to `reply_to`).
+fn judged(validator: &Validator, root: &str, text: &str, reply_to: Option<&str>) -> Result<Report> {
+    match reply_to {
+        Some(tag) => Ok(validator.reply_to(tag)?.validate_str(text)),
+        None => validator
+            .validate_root_str(root, text)
+            .ok_or_else(|| Error::Usage(format!("no root `{root}` to judge vectors against"))),
+    }
+}
+
+/// serde's re-encoding of an accepted message (its reply data through the request's
+/// reply type).
+fn reencoded(protocol: &Protocol, root: &str, text: &str, reply_to: Option<&str>) -> Option<Value> {
+    let mut encoded = protocol.root_named(root)?.roundtrip(text).ok()?.encoded;
+    if let (Some(tag), Some(pointer)) = (reply_to, protocol.reply_data()) {
+        let data = encoded.pointer(pointer).filter(|d| !d.is_null()).cloned();
+        if let Some(data) = data {
+            let again = protocol.reply_roundtrip(tag, &data)?.ok()?;
+            if let Some(slot) = encoded.pointer_mut(pointer) {
+                *slot = again;
+            }
+        }
+    }
+    Some(encoded)
+}

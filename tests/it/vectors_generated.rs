@@ -1,0 +1,165 @@
+//! `symgen vectors`: the generated conformance vectors of the seed protocols, judged
+//! with serde (the Rust types registered) and with the schema alone, agree; the
+//! model's canonical re-encoding equals serde's; generation is deterministic; every
+//! message type gets valid and invalid vectors; every fault class is generated.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use symgen::emit::{self, Module};
+use symgen::vectors::{self, Generated};
+use symgen_protocols::all as registry;
+
+/// The seed protocols' schemas, as `(path, text)`: the committed files (held current
+/// by `symgen check`), where their `$ref`s to each other resolve.
+fn texts() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schema");
+    symgen::schema::render_all(&registry())
+        .expect("the seed protocols render")
+        .into_iter()
+        .map(|file| (dir.join(&file.name).display().to_string(), file.contents))
+        .collect()
+}
+
+fn generated(with_types: bool) -> Vec<Generated> {
+    let texts = texts();
+    let modules: Vec<Module> = emit::modules_from_texts(&texts).expect("models");
+    let documents: Vec<(String, Value)> = texts
+        .iter()
+        .map(|(path, text)| (path.clone(), serde_json::from_str(text).unwrap()))
+        .collect();
+    let protocols = if with_types { registry() } else { Vec::new() };
+    vectors::generate(&modules, &documents, &protocols).expect("vectors")
+}
+
+#[test]
+fn the_schema_alone_gives_serdes_verdicts_and_re_encodings() {
+    let typed = generated(true);
+    let schema_only = generated(false);
+    for (a, b) in typed.iter().zip(&schema_only) {
+        assert_eq!(a.stem, b.stem);
+        let names = |v: &[vectors::Vector]| v.iter().map(|v| v.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&a.valid), names(&b.valid), "{}: valid", a.stem);
+        assert_eq!(names(&a.invalid), names(&b.invalid), "{}: invalid", a.stem);
+        assert_eq!(names(&a.unknown), names(&b.unknown), "{}: unknown", a.stem);
+        // What the model says an encoder gives back is what serde gives back.
+        let differ: Vec<String> = a
+            .valid
+            .iter()
+            .zip(&b.valid)
+            .filter(|(x, y)| x.canonical != y.canonical)
+            .map(|(x, y)| {
+                format!(
+                    "{}:\n  serde {}\n  model {}",
+                    x.name,
+                    x.canonical.as_ref().unwrap_or(&x.message),
+                    y.canonical.as_ref().unwrap_or(&y.message)
+                )
+            })
+            .collect();
+        assert!(differ.is_empty(), "{}: {}", a.stem, differ.join("\n"));
+    }
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let files = |all: Vec<Generated>| {
+        all.iter()
+            .flat_map(Generated::files)
+            .map(|f| (f.path, f.contents))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(files(generated(true)), files(generated(true)));
+}
+
+#[test]
+fn every_message_type_and_fault_class_is_covered() {
+    let all = generated(true);
+    let mut faults = BTreeSet::new();
+    for one in &all {
+        assert!(one.skipped.is_empty(), "{}: {:?}", one.stem, one.skipped);
+        assert!(
+            !one.valid.is_empty() && !one.invalid.is_empty(),
+            "{}",
+            one.stem
+        );
+        for vector in &one.invalid {
+            faults.insert(vector.fault.clone().unwrap_or_default());
+            assert!(
+                vector.pointer.is_some() && vector.why.is_some(),
+                "{}",
+                vector.name
+            );
+        }
+        for vector in one.valid.iter().chain(&one.invalid).chain(&one.unknown) {
+            // A vector's text, when given, reads as its message (up to what a JSON
+            // value cannot carry).
+            if let (Some(text), false) = (&vector.text, vector.fault.is_some()) {
+                let read: Value = serde_json::from_str(text).expect("valid text is JSON");
+                assert!(same_json(&read, &vector.message), "{}: {read}", vector.name);
+            }
+        }
+    }
+    for fault in [
+        "missing_required",
+        "wrong_type",
+        "out_of_range",
+        "unknown_enum_value",
+        "wrong_const",
+        "constraint",
+        "encoding",
+    ] {
+        assert!(
+            faults.contains(fault),
+            "no generated {fault} vector: {faults:?}"
+        );
+    }
+    // Each tag of P1's envelope has a valid vector, and an unknown one is kept whole.
+    let p1 = all.iter().find(|g| g.stem == "symposium").unwrap();
+    let tags: BTreeSet<&str> = p1
+        .valid
+        .iter()
+        .filter_map(|v| v.message.get("type").and_then(Value::as_str))
+        .collect();
+    assert!(tags.len() >= 24, "{tags:?}");
+    assert!(!p1.unknown.is_empty());
+    assert!(
+        p1.valid
+            .iter()
+            .any(|v| v.reply_to.as_deref() == Some("get_selection"))
+    );
+}
+
+#[test]
+fn the_committed_vectors_are_current() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+    for file in generated(true).iter().flat_map(Generated::files) {
+        let path = root.join(&file.path);
+        let on_disk = std::fs::read_to_string(&path)
+            .unwrap_or_else(|err| panic!("{}: {err}; run `cargo xtask generate`", path.display()));
+        assert!(
+            on_disk == file.contents,
+            "{} is stale; run `cargo xtask generate`",
+            path.display()
+        );
+    }
+}
+
+/// JSON equality, numbers by value (`1` is `1.0`).
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i128(), y.as_i128()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}

@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/python-tools.sh
 . scripts/python-tools.sh
-# shellcheck source=scripts/real-corpus.sh
-. scripts/real-corpus.sh
+# shellcheck source=scripts/corpora.sh
+. scripts/corpora.sh
 tools=$py_tools
 bin=$py_bin
 
@@ -56,32 +56,62 @@ cp "$tools/consumer/main.py" "$work/consumer/"
 (cd "$work/consumer" && "$bin/mypy" --config-file "$OLDPWD/$tools/mypy.ini" \
   --cache-dir "$work/mypy-cache" main.py >/dev/null && "$bin/python" main.py >/dev/null)
 
-# 5. The package's vector suite, against the installed package.
-(cd "$work" && "$bin/python" -m pytest -q -p no:cacheprovider "$package/tests" \
-  --junitxml="$work/vectors.xml" >"$work/pytest.log") || {
-  cat "$work/pytest.log"
-  exit 1
+# 5. The package's vector suite, against the installed package: the hand-written vectors
+#    and those `symgen vectors` generated, each giving Rust's verdict and re-encoding or
+#    differing as tests/divergences/<corpus>.json documents (an expected failure).
+# vector_suite CORPUS COUNTS DIR PYTHONPATH TESTS: runs pytest on TESTS in DIR (the package
+# from PYTHONPATH, or installed when it is empty), writes the counts.
+vector_suite() {
+  local corpus=$1 counts=$2 dir=$3 path=$4 tests=$5
+  (cd "$dir" && with_divergences "$corpus" python env PYTHONPATH="$path" "$bin/python" -m pytest \
+    -q -p no:cacheprovider "$tests" --junitxml="$counts.xml" >"$counts.log") || {
+    cat "$counts.log"
+    exit 1
+  }
+  "$bin/python" "$tools/vector_counts.py" "$counts.xml" >"$counts"
 }
-# 6. The real-world corpus (schemas symgen did not write): its package passes the same
+field() { "$bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$@"; }
+generated() {
+  "$bin/python" -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+g = c["generated"]
+print("{} valid / {} invalid ({} only by an unenforced keyword) / {} unknown generated vectors, {} documented divergences".format(g["valid"], g["invalid"] + g["unenforced"], g["unenforced"], g["unknown"], c["documented"]))' "$1"
+}
+checked() {
+  "$bin/python" -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+print(c["valid"] + c["invalid"] + c["unknown"] + sum(c["generated"].values()))' "$1"
+}
+vector_suite protocols "$work/vectors.json" "$work" "" "$package/tests"
+
+# 6. The fixture schemas' generated vectors.
+corpus fixtures "$work/fixture-vectors" python
+check_package "$work/fixture-vectors/generated/python"
+vector_suite fixtures "$work/fixture-vectors.json" "$work/fixture-vectors" generated/python/src \
+  generated/python/tests
+
+# 7. The real-world corpus (schemas symgen did not write): its package passes the same
 #    checks, and every instance its authors publish decodes and re-encodes to equal JSON.
-real_corpus "$work/real" python
+corpus real "$work/real" python
 check_package "$work/real/generated/python"
-(cd "$work/real" && PYTHONPATH=generated/python/src "$bin/python" -m pytest -q \
-  -p no:cacheprovider generated/python/tests --junitxml="$work/real.xml" >"$work/real.log") || {
-  cat "$work/real.log"
-  exit 1
-}
-real_valid=$(grep -o '<testcase [^>]*name="test_valid\[' "$work/real.xml" | wc -l)
+vector_suite real "$work/real.json" "$work/real" generated/python/src generated/python/tests
+real_valid=$(field "$work/real.json" valid)
 real_schemas=$(find "$work/real/schemas" -maxdepth 1 -name '*.json' | wc -l)
-if [ "$real_valid" -ne "$(real_instances "$work/real")" ]; then
-  echo "test-python: $real_valid of $(real_instances "$work/real") corpus instances checked" >&2
+if [ "$real_valid" -ne "$(corpus_instances "$work/real")" ]; then
+  echo "test-python: $real_valid of $(corpus_instances "$work/real") corpus instances checked" >&2
   exit 1
 fi
 
-count() { grep -o "<testcase [^>]*name=\"$1\[" "$work/vectors.xml" | wc -l; }
-valid=$(count test_valid)
-invalid=$(count test_invalid)
-unknown=$(count test_unknown)
+# 8. The SchemaStore sample (tests/fixtures/schemastore): the same checks, and its
+#    generated vectors.
+corpus schemastore "$work/store" python
+check_package "$work/store/generated/python"
+vector_suite schemastore "$work/store.json" "$work/store" generated/python/src generated/python/tests
+store_schemas=$(find "$work/store/schemas" -maxdepth 1 -name '*.json' | wc -l)
 
-echo "python: $valid valid vectors re-encode as expected, $invalid invalid rejected at their pointer, $unknown unknown-tag vectors kept whole (pytest, installed package); real-world corpus: $real_schemas schemas generate a clean package, $real_valid published instances re-encode equal; $fixtures fixture schemas generate packages whose models all build ($built); pip installs the package and a consumer type-checks and runs; ruff format + ruff check + mypy --strict clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
-echo "$((valid + invalid + unknown + real_valid + real_schemas + fixtures + 1)) 0" >>"${SYMGEN_COUNTS:-/dev/null}"
+valid=$(field "$work/vectors.json" valid)
+invalid=$(field "$work/vectors.json" invalid)
+unknown=$(field "$work/vectors.json" unknown)
+
+echo "python: $valid valid vectors re-encode as expected, $invalid invalid rejected at their pointer, $unknown unknown-tag vectors kept whole (pytest, installed package); generated vectors, verdicts and re-encodings equal: protocols $(generated "$work/vectors.json"), fixtures $(generated "$work/fixture-vectors.json"), real-world corpus $(generated "$work/real.json"), SchemaStore sample ($store_schemas schemas, a clean package) $(generated "$work/store.json"); real-world corpus: $real_schemas schemas generate a clean package, $real_valid published instances re-encode equal; $fixtures fixture schemas generate packages whose models all build ($built); pip installs the package and a consumer type-checks and runs; ruff format + ruff check + mypy --strict clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "$(($(checked "$work/vectors.json") + $(checked "$work/fixture-vectors.json") + $(checked "$work/real.json") + $(checked "$work/store.json") + store_schemas + real_schemas + fixtures + 1)) 0" >>"${SYMGEN_COUNTS:-/dev/null}"

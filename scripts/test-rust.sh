@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# shellcheck source=scripts/real-corpus.sh
-. scripts/real-corpus.sh
+# shellcheck source=scripts/corpora.sh
+. scripts/corpora.sh
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -38,23 +38,39 @@ cargo build --quiet --locked --bin symgen
 symgen=$(pwd)/target/debug/symgen
 export CARGO_TARGET_DIR="$work/target" RUSTFLAGS="-D warnings"
 fixtures=$(find tests/fixtures/schemas -name '*.json' | wc -l)
-mkdir -p "$work/fixtures"
-"$symgen" rust --schema tests/fixtures/schemas --out "$work/fixtures" 2>/dev/null
-(cd "$work/fixtures" && cargo build --quiet)
-real_corpus "$work/real" rust
-(cd "$work/real/generated/rust" && cargo test --quiet -- --nocapture 2>&1) >"$work/real.log" || {
-  cat "$work/real.log"
-  exit 1
+# rust_vectors CORPUS CRATE LOG: the crate's vector test, every vector (hand-written and
+# generated) giving Rust's verdict or differing as tests/divergences/CORPUS.json says.
+rust_vectors() {
+  (cd "$2" && with_divergences "$1" rust cargo test --quiet -- --nocapture 2>&1) >"$3" || {
+    cat "$3"
+    exit 1
+  }
 }
+generated_field() { sed -n "s/^symgen-generated: .*\b$2=\([0-9]*\).*/\1/p" "$1"; }
+generated() {
+  local unenforced
+  unenforced=$(generated_field "$1" unenforced)
+  echo "$(generated_field "$1" valid) valid / $(($(generated_field "$1" invalid) + unenforced)) invalid ($unenforced only by an unenforced keyword) / $(generated_field "$1" unknown) unknown generated vectors, $(generated_field "$1" documented) documented divergences"
+}
+checked() {
+  echo $(($(generated_field "$1" valid) + $(generated_field "$1" invalid) + $(generated_field "$1" unenforced) + $(generated_field "$1" unknown)))
+}
+corpus fixtures "$work/fixtures" rust
+rust_vectors fixtures "$work/fixtures/generated/rust" "$work/fixtures.log"
+corpus real "$work/real" rust
+rust_vectors real "$work/real/generated/rust" "$work/real.log"
+corpus schemastore "$work/store" rust
+rust_vectors schemastore "$work/store/generated/rust" "$work/store.log"
+store_schemas=$(find "$work/store/schemas" -maxdepth 1 -name '*.json' | wc -l)
 real_valid=$(sed -n 's/^symgen-vectors: \([0-9]*\) valid vectors round-trip$/\1/p' "$work/real.log")
 real_schemas=$(find "$work/real/schemas" -maxdepth 1 -name '*.json' | wc -l)
-if [ "${real_valid:-0}" -ne "$(real_instances "$work/real")" ]; then
-  echo "test-rust: ${real_valid:-0} of $(real_instances "$work/real") corpus instances round-trip" >&2
+if [ "${real_valid:-0}" -ne "$(corpus_instances "$work/real")" ]; then
+  echo "test-rust: ${real_valid:-0} of $(corpus_instances "$work/real") corpus instances round-trip" >&2
   exit 1
 fi
 unset CARGO_TARGET_DIR RUSTFLAGS
 
 # Sum the "test result:" lines of every test binary.
 read -r pass fail < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")
-echo "rust: $pass tests passed, $fail failed; clippy, fmt and 'symgen check' clean; symgen and symgen-wire package and verify; symgen rust (typify): $fixtures fixture schemas build, real-world corpus: $real_schemas schemas build warning-free, $real_valid published instances re-encode equal" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
-echo "$((pass + fixtures + real_schemas + real_valid)) $fail" >>"${SYMGEN_COUNTS:-/dev/null}"
+echo "rust: $pass tests passed, $fail failed; clippy, fmt and 'symgen check' clean; symgen and symgen-wire package and verify; symgen rust (typify), generated vectors, verdicts and re-encodings equal: fixtures $(generated "$work/fixtures.log"), real-world corpus $(generated "$work/real.log"), SchemaStore sample ($store_schemas schemas build warning-free) $(generated "$work/store.log"); $fixtures fixture schemas build, real-world corpus: $real_schemas schemas build warning-free, $real_valid published instances re-encode equal" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "$((pass + fixtures + real_schemas + real_valid + $(checked "$work/fixtures.log") + $(checked "$work/real.log") + $(checked "$work/store.log") + store_schemas)) $fail" >>"${SYMGEN_COUNTS:-/dev/null}"

@@ -14,8 +14,8 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/node-tools.sh
 . scripts/node-tools.sh
-# shellcheck source=scripts/real-corpus.sh
-. scripts/real-corpus.sh
+# shellcheck source=scripts/corpora.sh
+. scripts/corpora.sh
 tools=$node_tools
 bin=$node_bin
 
@@ -90,7 +90,9 @@ cat >"$work/vectors/tsconfig.json" <<'JSON'
 JSON
 "$bin/tsc" -p "$work/vectors/tsconfig.json"
 
-# 4b. The same vectors at run time, through the generated decoders and encoders.
+# 4b. The same vectors at run time, through the generated decoders and encoders, with the
+#     vectors `symgen vectors` generated (tests/vectors/*/generated/): each gives Rust's
+#     verdict and re-encoding, or differs as tests/divergences/<corpus>.json documents.
 runtime_vectors() {
   local vectors=$1 schemas=$2 package=$3 counts=$4
   SYMGEN_VECTORS=$vectors SYMGEN_SCHEMAS=$schemas SYMGEN_PACKAGE=$package \
@@ -101,12 +103,26 @@ runtime_vectors() {
     exit 1
   }
 }
-runtime_vectors tests/vectors schema "$package" "$work/run.json"
+with_divergences protocols typescript runtime_vectors tests/vectors schema "$package" "$work/run.json"
 run() { node -e "console.log(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')).$1)" "$work/run.json"; }
+# "N valid / M invalid (U only by an unenforced keyword) / K unknown generated vectors"
+# of a counts file, and the documented divergences.
+generated() {
+  node -e 'const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); const g = c.generated; console.log(`${g.valid} valid / ${g.invalid + g.unenforced} invalid (${g.unenforced} only by an unenforced keyword) / ${g.unknown} unknown generated vectors, ${c.documented} documented divergences`)' "$1"
+}
+# Every vector a counts file counts (a passed check each).
+checked() {
+  node -e 'const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); const g = c.generated; console.log(c.valid + c.invalid + c.unknown + g.valid + g.invalid + g.unenforced + g.unknown)' "$1"
+}
+
+# 4c. The fixture schemas' generated vectors, at run time.
+corpus fixtures "$work/fixture-vectors" typescript
+with_divergences fixtures typescript runtime_vectors "$work/fixture-vectors/vectors" \
+  "$work/fixture-vectors/schemas" "$work/fixture-vectors/generated/typescript" "$work/fixture-run.json"
 
 # 5. The real-world corpus (schemas symgen did not write): its package passes the same
 #    checks, and every instance its authors publish type-checks as its root type.
-real_corpus "$work/real" typescript
+corpus real "$work/real" typescript
 check_package "$work/real/generated/typescript" "$work/real/package.tsconfig.json"
 real=$(node "$tools/vectors-check.mjs" "$work/real/vectors" "$work/real/schemas" \
   "$work/real/generated/typescript" "$work/real/check.ts")
@@ -114,17 +130,25 @@ sed 's/"files": \[.*\]/"files": ["check.ts"]/' "$work/vectors/tsconfig.json" >"$
 "$bin/tsc" -p "$work/real/tsconfig.json"
 real_valid=$(node -e "console.log(JSON.parse(process.argv[1]).valid)" "$real")
 real_schemas=$(find "$work/real/schemas" -maxdepth 1 -name '*.json' | wc -l)
-if [ "$real_valid" -ne "$(real_instances "$work/real")" ]; then
-  echo "test-ts: $real_valid of $(real_instances "$work/real") corpus instances checked" >&2
+if [ "$real_valid" -ne "$(corpus_instances "$work/real")" ]; then
+  echo "test-ts: $real_valid of $(corpus_instances "$work/real") corpus instances checked" >&2
   exit 1
 fi
-runtime_vectors "$work/real/vectors" "$work/real/schemas" "$work/real/generated/typescript" \
-  "$work/real-run.json"
+with_divergences real typescript runtime_vectors "$work/real/vectors" "$work/real/schemas" \
+  "$work/real/generated/typescript" "$work/real-run.json"
 real_run=$(node -e "console.log(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')).valid)" "$work/real-run.json")
 if [ "$real_run" -ne "$real_valid" ]; then
   echo "test-ts: $real_run of $real_valid corpus instances decoded at run time" >&2
   exit 1
 fi
+
+# 5b. The SchemaStore sample (tests/fixtures/schemastore): its package passes the same
+#     checks, and its generated vectors run.
+corpus schemastore "$work/store" typescript
+check_package "$work/store/generated/typescript" "$work/store/package.tsconfig.json"
+with_divergences schemastore typescript runtime_vectors "$work/store/vectors" "$work/store/schemas" \
+  "$work/store/generated/typescript" "$work/store-run.json"
+store_schemas=$(find "$work/store/schemas" -maxdepth 1 -name '*.json' | wc -l)
 
 # 6. Consumers: install the package by `file:` dependency, compile under each setup,
 #    run; bundle with esbuild and run the bundle.
@@ -155,7 +179,7 @@ setups+=("$(consumer node16 module)")
 setups+=("$(consumer bundler module)")
 
 count() { node -e "console.log(JSON.parse(process.argv[1]).$1)" "$counts"; }
-echo "typescript: at run time (generated decoders) $(run valid) valid vectors decode and re-encode ($(run replies) with reply data), $(run invalid) invalid rejected at the named pointer, $(run unknown) unknown kept as …OrUnknown, 0 skipped; at type level $(count valid) valid type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc ($(count skipped) only visible at run time), $(count unknown) unknown accepted only as …OrUnknown; real-world corpus: $real_schemas schemas compile, $real_valid published instances type-check, $real_run decode and re-encode; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
-# Every vector type-checked (or rejected as expected), fixture and consumer setup is a
-# passed check; tsc fails the whole script otherwise.
-echo "$(($(count valid) + $(count rejected) + $(count unknown) + $(run valid) + $(run invalid) + $(run unknown) + real_valid + real_run + real_schemas + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"
+echo "typescript: at run time (generated decoders) $(run valid) valid vectors decode and re-encode ($(run replies) with reply data), $(run invalid) invalid rejected at the named pointer, $(run unknown) unknown kept as …OrUnknown, 0 skipped; generated vectors, verdicts and re-encodings equal: protocols $(generated "$work/run.json"), fixtures $(generated "$work/fixture-run.json"), real-world corpus $(generated "$work/real-run.json"), SchemaStore sample ($store_schemas schemas, tsc strict + prettier clean) $(generated "$work/store-run.json"); at type level $(count valid) valid type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc ($(count skipped) only visible at run time), $(count unknown) unknown accepted only as …OrUnknown; real-world corpus: $real_schemas schemas compile, $real_valid published instances type-check, $real_run decode and re-encode; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+# Every vector type-checked (or rejected as expected), every vector run (or documented),
+# fixture and consumer setup is a passed check; tsc fails the whole script otherwise.
+echo "$(($(count valid) + $(count rejected) + $(count unknown) + $(checked "$work/run.json") + $(checked "$work/fixture-run.json") + $(checked "$work/real-run.json") + $(checked "$work/store-run.json") + store_schemas + real_valid + real_schemas + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"

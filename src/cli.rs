@@ -356,6 +356,7 @@ impl Cli {
                 modules,
                 texts,
                 &self.protocols,
+                project.vector_settings,
                 project.path(dir),
                 dir.clone(),
             )?;
@@ -452,7 +453,8 @@ impl Cli {
             (None, None) => return Err(no_project("vectors", "give --out DIR")),
         };
         let modules = emit::modules_from_texts(&texts)?;
-        let (set, generated) = vectors_set(&modules, &texts, protocols, dir, display)?;
+        let settings = project.map(|p| p.vector_settings).unwrap_or_default();
+        let (set, generated) = vectors_set(&modules, &texts, protocols, settings, dir, display)?;
         let changed = write_set(&set, owned)?;
         let count =
             |f: fn(&crate::vectors::Generated) -> usize| generated.iter().map(f).sum::<usize>();
@@ -607,6 +609,7 @@ fn vectors_set(
     modules: &[Module],
     texts: &[(String, String)],
     protocols: &[Protocol],
+    settings: crate::vectors::Settings,
     dir: PathBuf,
     display: PathBuf,
 ) -> Result<(OutputSet, Vec<crate::vectors::Generated>)> {
@@ -621,14 +624,19 @@ fn vectors_set(
         })?;
         documents.push((path.clone(), value));
     }
-    let generated = crate::vectors::generate(modules, &documents, protocols)?;
+    let generated = crate::vectors::generate(modules, &documents, protocols, settings)?;
     for one in &generated {
         for (root, why) in &one.skipped {
             eprintln!(
                 "{}",
                 crate::emit::text::one_line(&format!(
-                    "{}: warning: no vectors for `{root}`: {why}",
-                    one.stem
+                    "{}: warning: no vectors for {}: {why}",
+                    one.stem,
+                    if root == "*" {
+                        "the schema".to_owned()
+                    } else {
+                        format!("`{root}`")
+                    }
                 ))
             );
         }

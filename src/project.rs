@@ -22,6 +22,7 @@
 //!                                 # test is emitted
 //! generate = true                 # `generate` writes (and `check` compares) the vectors
 //!                                 # generated from the schemas, in <dir>/<schema>/generated/
+//! max-per-root = 600              # candidates per entry point at most (default 600)
 //!
 //! [docs]
 //! dir = "generated/docs"          # the Markdown message reference (`symgen docs`);
@@ -96,6 +97,8 @@ pub struct Project {
     /// Whether `generate` writes (and `check` compares) the vectors generated from the
     /// schemas (`[vectors] generate`, default true when there is a vector directory).
     pub generate_vectors: bool,
+    /// How the vectors are generated (`[vectors] max-per-root`).
+    pub vector_settings: crate::vectors::Settings,
     /// The languages to emit, in registry order.
     pub languages: Vec<Language>,
     /// Where the Markdown message reference goes, relative to the root, when the project
@@ -110,10 +113,11 @@ struct DirTable {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct VectorsTable {
     dir: Option<PathBuf>,
     generate: Option<bool>,
+    max_per_root: Option<usize>,
 }
 
 impl Project {
@@ -185,12 +189,22 @@ impl Project {
             };
         let schema_dir = dir_of(&mut table, "schema", Some("schema"))?
             .unwrap_or_else(|| PathBuf::from("schema"));
+        let mut vector_settings = crate::vectors::Settings::default();
         let (vectors_dir, generate_vectors) = match table.remove("vectors") {
             None => (None, false),
             Some(value) => {
                 let parsed: VectorsTable = value.try_into().map_err(|err: toml::de::Error| {
                     error(Some("vectors".into()), err.message().to_owned())
                 })?;
+                if let Some(max) = parsed.max_per_root {
+                    if max == 0 {
+                        return Err(error(
+                            Some("vectors.max-per-root".into()),
+                            "must be at least 1".into(),
+                        ));
+                    }
+                    vector_settings.max_per_root = max;
+                }
                 (
                     Some(parsed.dir.unwrap_or_else(|| PathBuf::from("tests/vectors"))),
                     parsed.generate.unwrap_or(true),
@@ -289,6 +303,7 @@ impl Project {
             schema_dir,
             vectors_dir,
             generate_vectors,
+            vector_settings,
             languages,
             docs_dir,
         })

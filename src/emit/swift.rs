@@ -506,12 +506,38 @@ fn target_line(name: &str, dependencies: &[String]) -> String {
 /// too long.
 fn dictionary_entry(key: &str, value: &str, comma: bool) -> String {
     let comma = if comma { "," } else { "" };
+    let fits = |line: &str| line.chars().count() <= layout::LINE_LIMIT;
     let line = format!("    {key}: {value}{comma}");
-    if line.chars().count() <= layout::LINE_LIMIT {
-        line
-    } else {
-        format!("    {key}:\n      {value}{comma}")
+    if fits(&line) {
+        return line;
     }
+    let value_line = format!("      {value}{comma}");
+    if fits(&value_line) {
+        return format!("    {key}:\n{value_line}");
+    }
+    // `Codec(A.Messages.B.self)`: the argument on its own lines, its member chain broken
+    // before each `.` that would pass the limit.
+    let Some((call, argument)) = value.split_once('(') else {
+        return format!("    {key}:\n{value_line}");
+    };
+    let mut lines = vec![format!("    {key}:"), format!("      {call}(")];
+    let mut current = "        ".to_owned();
+    for (i, part) in argument.split('.').enumerate() {
+        let piece = if i == 0 {
+            part.to_owned()
+        } else {
+            format!(".{part}")
+        };
+        if i > 0 && !fits(&format!("{current}{piece}")) {
+            lines.push(std::mem::take(&mut current));
+            current = format!("          {piece}");
+        } else {
+            current.push_str(&piece);
+        }
+    }
+    current.push_str(comma);
+    lines.push(current);
+    lines.join("\n")
 }
 
 /// Where a protocol's replies carry their typed data (`x-symgen-protocol.replyData`),
@@ -543,8 +569,8 @@ fn render_codecs(
     let constant = format!("{}Codecs", naming::member_name(&id));
     let id_literal = layout::string_literal(&id);
     let root_entries: Vec<(String, String)> = model
-        .roots
-        .iter()
+        .entry_points()
+        .into_iter()
         .map(|root| {
             (
                 layout::string_literal(root),

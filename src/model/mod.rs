@@ -115,6 +115,20 @@ impl Model {
         self.index.get(name).map(|&i| &self.types[i])
     }
 
+    /// The names of the types a message is decoded as: the roots, or, in a document
+    /// of definitions only, every `$defs` entry (in document order). Each language's
+    /// codecs and the conformance vectors cover exactly these.
+    pub fn entry_points(&self) -> Vec<&str> {
+        if !self.roots.is_empty() {
+            return self.roots.iter().map(String::as_str).collect();
+        }
+        self.types
+            .iter()
+            .filter(|t| matches!(t.origin, Origin::Defs))
+            .map(|t| t.name.as_str())
+            .collect()
+    }
+
     /// Follows aliases (`A = B`, `B = C`) from `name` to the first type that is not an
     /// alias of a plain reference. Returns `None` for unknown names.
     pub fn resolve<'a>(&'a self, name: &str) -> Option<&'a NamedType> {

@@ -409,10 +409,12 @@ pub fn list(names: &[String], shown: usize) -> String {
 impl CompiledSchema {
     /// Compiles `document`. A symgen document (with `x-symgen-protocol.roots`) gets one
     /// validator per root; any other schema is one root.
-    pub fn compile(document: Value, options: SchemaOptions) -> Result<Self> {
+    pub fn compile(mut document: Value, options: SchemaOptions) -> Result<Self> {
         if !(document.is_object() || document.is_boolean()) {
             return Err(unusable("", "a JSON Schema is an object or a boolean"));
         }
+        // A reference written as an IRI is read as the URI it stands for.
+        crate::uri::iris_as_uris(&mut document);
         let declared: Vec<String> = document
             .pointer("/x-symgen-protocol/roots")
             .and_then(Value::as_array)

@@ -899,10 +899,12 @@ mod tests {
         let evaluation = engine.evaluate(&message);
         assert!(evaluation.flag().valid, "{text}");
         let output = serde_json::to_value(evaluation.hierarchical()).unwrap();
-        kept(text, &message, &found, &output, &visible(&schema), &|_| None)
-            .into_iter()
-            .map(|v| v.pointer)
-            .collect()
+        kept(text, &message, &found, &output, &visible(&schema), &|_| {
+            None
+        })
+        .into_iter()
+        .map(|v| v.pointer)
+        .collect()
     }
 
     #[test]
@@ -991,7 +993,9 @@ mod tests {
         let (message, found) = parse(text).unwrap();
         let engine = jsonschema::validator_for(&visible(&schema)).unwrap();
         let output = serde_json::to_value(engine.evaluate(&message).hierarchical()).unwrap();
-        let violations = kept(text, &message, &found, &output, &visible(&schema), &|_| None);
+        let violations = kept(text, &message, &found, &output, &visible(&schema), &|_| {
+            None
+        });
         assert_eq!(violations.len(), 1);
         assert_eq!(
             violations[0].message,

@@ -1,18 +1,60 @@
 //! Which schema keywords a rejected value breaks, by their location in the schema
-//! document: what the conformance vectors ask to tell a rule the generated types
-//! enforce from one they are documented not to (a `pattern`, a `minLength`).
+//! document and in the value: what the conformance vectors ask to tell a rule the
+//! generated types enforce from one they are documented not to (a `pattern`, a
+//! `minLength`), and to mend a generated value that breaks only such a rule.
 
 use jsonschema::ValidationError;
 use jsonschema::error::ValidationErrorKind;
+use serde_json::Value;
 
 /// One reason a value fails a schema.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Failure {
-    /// A keyword fails, at this JSON Pointer of the schema document it is in.
-    Keyword(String),
-    /// No alternative of an `anyOf`/`oneOf` (at the pointer) accepts the value; each
-    /// alternative's own failures.
-    Alternatives(String, Vec<Vec<Failure>>),
+    /// A keyword fails.
+    Keyword {
+        /// Its JSON Pointer in the schema document it is in.
+        location: String,
+        /// JSON Pointer of the value it fails on.
+        instance: String,
+        /// What the keyword asks, where a value can be made to obey it.
+        asks: Option<Asks>,
+    },
+    /// No alternative of an `anyOf`/`oneOf` accepts the value.
+    Alternatives {
+        /// The keyword's JSON Pointer in its schema document.
+        location: String,
+        /// JSON Pointer of the value.
+        instance: String,
+        /// Each alternative's own failures.
+        alternatives: Vec<Vec<Failure>>,
+    },
+}
+
+/// What a failing keyword asks of the value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asks {
+    /// A string matching this pattern (ECMA-262).
+    Pattern(String),
+    /// A string of at least this many characters.
+    MinLength(u64),
+    /// A string of at most this many characters.
+    MaxLength(u64),
+    /// An array of at least this many items.
+    MinItems(u64),
+    /// An array of at most this many items.
+    MaxItems(u64),
+    /// A number at least (or, `exclusive`, above) this.
+    Minimum(Value, bool),
+    /// A number at most (or, `exclusive`, below) this.
+    Maximum(Value, bool),
+    /// A multiple of this number.
+    MultipleOf(f64),
+    /// A string of this format.
+    Format(String),
+    /// One of these values.
+    OneOf(Vec<Value>),
+    /// Items that differ from each other.
+    UniqueItems,
 }
 
 /// The failures of `errors`, alternatives kept apart.
@@ -22,17 +64,40 @@ pub(super) fn failures<'e>(errors: impl IntoIterator<Item = ValidationError<'e>>
 
 fn failure(error: &ValidationError<'_>) -> Failure {
     let location = location(error);
-    match error.kind() {
+    let instance = error.instance_path().as_str().to_owned();
+    let asks = match error.kind() {
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
-            Failure::Alternatives(
+            return Failure::Alternatives {
                 location,
-                context
+                instance,
+                alternatives: context
                     .iter()
                     .map(|errors| errors.iter().map(failure).collect())
                     .collect(),
-            )
+            };
         }
-        _ => Failure::Keyword(location),
+        ValidationErrorKind::Pattern { pattern } => Some(Asks::Pattern(pattern.clone())),
+        ValidationErrorKind::MinLength { limit } => Some(Asks::MinLength(*limit)),
+        ValidationErrorKind::MaxLength { limit } => Some(Asks::MaxLength(*limit)),
+        ValidationErrorKind::MinItems { limit } => Some(Asks::MinItems(*limit)),
+        ValidationErrorKind::MaxItems { limit } => Some(Asks::MaxItems(*limit)),
+        ValidationErrorKind::Minimum { limit } => Some(Asks::Minimum(limit.clone(), false)),
+        ValidationErrorKind::ExclusiveMinimum { limit } => Some(Asks::Minimum(limit.clone(), true)),
+        ValidationErrorKind::Maximum { limit } => Some(Asks::Maximum(limit.clone(), false)),
+        ValidationErrorKind::ExclusiveMaximum { limit } => Some(Asks::Maximum(limit.clone(), true)),
+        ValidationErrorKind::MultipleOf { multiple_of } => Some(Asks::MultipleOf(*multiple_of)),
+        ValidationErrorKind::Format { format } => Some(Asks::Format(format.clone())),
+        ValidationErrorKind::Enum { options } => options.as_array().map(|o| Asks::OneOf(o.clone())),
+        ValidationErrorKind::Constant { expected_value } => {
+            Some(Asks::OneOf(vec![(**expected_value).clone()]))
+        }
+        ValidationErrorKind::UniqueItems => Some(Asks::UniqueItems),
+        _ => None,
+    };
+    Failure::Keyword {
+        location,
+        instance,
+        asks,
     }
 }
 
@@ -48,14 +113,16 @@ fn location(error: &ValidationError<'_>) -> String {
     }
 }
 
-/// Whether `value` fails only where `covered` says a keyword location is covered
-/// (every failure covered; for alternatives, some alternative's failures all covered).
+/// Whether the failures are all at keyword locations `covered` says are covered (for
+/// alternatives: the union itself, or some alternative's failures all covered).
 pub fn only(failures: &[Failure], covered: &dyn Fn(&str) -> bool) -> bool {
     !failures.is_empty()
         && failures.iter().all(|failure| match failure {
-            Failure::Keyword(location) => covered(location),
-            Failure::Alternatives(location, alternatives) => {
-                covered(location) || alternatives.iter().any(|errors| only(errors, covered))
-            }
+            Failure::Keyword { location, .. } => covered(location),
+            Failure::Alternatives {
+                location,
+                alternatives,
+                ..
+            } => covered(location) || alternatives.iter().any(|errors| only(errors, covered)),
         })
 }

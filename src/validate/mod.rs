@@ -62,7 +62,7 @@ mod text;
 mod validator;
 
 pub use compiled::{DEFAULT_MAX_ERRORS, SchemaOptions};
-pub use keywords::{Failure, only as only_failing};
+pub use keywords::{Asks, Failure, only as only_failing};
 pub use locate::locate;
 pub use report::{Name, Outcome, Position, Report, Violation, ViolationKind};
 pub use retrieve::LocalRetriever;

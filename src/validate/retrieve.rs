@@ -88,8 +88,10 @@ impl Retrieve for LocalRetriever {
         })?;
         let text = crate::files::read_capped(&path)
             .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?;
-        Ok(serde_json::from_str(&text)
-            .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?)
+        let mut document: Value = serde_json::from_str(&text)
+            .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?;
+        crate::uri::iris_as_uris(&mut document);
+        Ok(document)
     }
 }
 

@@ -192,7 +192,9 @@ impl<'m> Builder<'m> {
             TypeExpr::Bool => Some(Sample::same(Value::Bool(false))),
             TypeExpr::Integer(int) => Some(Sample::same(int_value(typical_int(int)))),
             TypeExpr::Number(_) => Some(Sample::same(float(1.5))),
-            TypeExpr::String(string) => Some(Sample::same(Value::String(typical_string(string)))),
+            TypeExpr::String(string) => Some(Sample::same(Value::String(typical_string(
+                string.format.as_deref(),
+            )))),
             TypeExpr::Literal(literal) => Some(Sample::same(literal_value(literal))),
             TypeExpr::Array(_) => Some(Sample::same(Value::Array(Vec::new()))),
             TypeExpr::Map(_) => Some(Sample::same(Value::Object(Map::new()))),
@@ -1208,8 +1210,8 @@ fn number(out: &mut Spread) {
 }
 
 /// A string the format accepts, else plain text.
-fn typical_string(string: &StringType) -> String {
-    match string.format.as_deref() {
+pub(super) fn typical_string(format: Option<&str>) -> String {
+    match format {
         Some("uuid") => "3b0f6c9e-8d1a-4a47-9f55-1c2d3e4f5a6b",
         Some("date-time") => "2024-01-02T03:04:05Z",
         Some("date") => "2024-01-02",
@@ -1249,8 +1251,8 @@ fn text(string: &StringType, out: &mut Spread) {
     out.cases.push(Candidate {
         path: String::new(),
         what: "a lone surrogate".into(),
-        wire: Value::String(typical_string(string)),
-        canonical: Value::String(typical_string(string)),
+        wire: Value::String(typical_string(string.format.as_deref())),
+        canonical: Value::String(typical_string(string.format.as_deref())),
         edit: Some((String::new(), Edit::Raw("\"\\ud800\"".into()))),
         intent: Intent::Fault(ViolationKind::Syntax, String::new()),
     });

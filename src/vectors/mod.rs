@@ -16,6 +16,7 @@
 //! `symgen check` holds the committed files to the schema.
 
 mod build;
+mod mend;
 mod oracle;
 mod text;
 
@@ -25,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::emit::{Module, OutputFile};
-use crate::model::{Model, NamedType, Origin, Reply, TypeKind};
+use crate::model::{Model, NamedType, Reply, TypeKind};
 use crate::validate::{Outcome, ViolationKind};
 use crate::{Error, Protocol, Result};
 
@@ -35,9 +36,21 @@ use oracle::Oracle;
 /// The directory, inside a schema's vector directory, of its generated vectors.
 pub const GENERATED_DIR: &str = "generated";
 
-/// The most candidates one root (or one request's reply data) contributes; past it,
-/// an even selection is kept (a huge schema stays quick to generate and to test).
-pub const MAX_PER_ROOT: usize = 600;
+/// How vectors are generated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Settings {
+    /// The most candidates one entry point (or one request's reply data) contributes;
+    /// past it, an even selection is kept, so a huge schema stays quick to generate and
+    /// to test (`[vectors] max-per-root`).
+    pub max_per_root: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self { max_per_root: 600 }
+    }
+}
 
 /// One conformance vector (the format of `tests/vectors/README.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -126,27 +139,25 @@ pub fn generate(
     modules: &[Module],
     documents: &[(String, Value)],
     protocols: &[Protocol],
+    settings: Settings,
 ) -> Result<Vec<Generated>> {
     let mut all = Vec::with_capacity(modules.len());
     for (module, (path, document)) in modules.iter().zip(documents) {
         let protocol = protocols
             .iter()
             .find(|p| p.file_name() == module.file_name || p.id() == module.stem);
-        all.push(one(module, path, document.clone(), protocol)?);
+        all.push(one(module, path, document.clone(), protocol, settings)?);
     }
     Ok(all)
 }
 
-/// The roots one schema's vectors are built for: its message types, else (a document
-/// of definitions only) every definition.
+/// The roots one schema's vectors are built for: its entry points (the message types,
+/// else every definition; see [`Model::entry_points`]).
 fn roots(model: &Model) -> Vec<&NamedType> {
-    if !model.roots.is_empty() {
-        return model.roots.iter().filter_map(|n| model.get(n)).collect();
-    }
     model
-        .types
-        .iter()
-        .filter(|t| matches!(t.origin, Origin::Defs))
+        .entry_points()
+        .into_iter()
+        .filter_map(|name| model.get(name))
         .collect()
 }
 
@@ -155,15 +166,35 @@ fn one(
     path: &str,
     document: Value,
     protocol: Option<&Protocol>,
+    settings: Settings,
 ) -> Result<Generated> {
     let model = &module.model;
+    // By their pointer in whichever document they are in (a type read from another
+    // document is warned about as `<path>#<pointer>`); keyword locations are read so too.
     let warned = model
         .warnings
         .iter()
-        .filter(|w| w.file == model.file)
-        .map(|w| w.pointer.clone())
+        .map(|w| {
+            w.pointer
+                .rsplit_once('#')
+                .map_or(w.pointer.as_str(), |(_, p)| p)
+                .to_owned()
+        })
         .collect();
-    let mut oracle = Oracle::new(document, Some(path), protocol, warned)?;
+    let mut out = Generated {
+        stem: module.stem.clone(),
+        ..Generated::default()
+    };
+    // A schema the validator cannot compile has no oracle: no vector, and a warning.
+    let oracle = match Oracle::new(document, Some(path), protocol, warned) {
+        Ok(oracle) => oracle,
+        Err(err @ Error::UnusableSchema { .. }) => {
+            out.skipped
+                .push(("*".into(), format!("the validator cannot read it: {err}")));
+            return Ok(out);
+        }
+        Err(err) => return Err(err),
+    };
     let located = |err: Error| match err {
         Error::Vectors {
             vector, message, ..
@@ -174,45 +205,29 @@ fn one(
         },
         other => other,
     };
-    let mut out = Generated {
-        stem: module.stem.clone(),
-        ..Generated::default()
+    let mut filer = Filer {
+        oracle,
+        out,
+        seen: HashSet::new(),
+        names: HashSet::new(),
+        own: model.protocol.is_some(),
     };
-    let mut seen = HashSet::new();
-    let mut names = HashSet::new();
     let mut builder = Builder::new(model);
     for root in roots(model) {
         match builder.root(&root.name) {
             Ok(candidates) => {
-                for candidate in thin(candidates) {
-                    file(
-                        &mut oracle,
-                        &mut out,
-                        &mut seen,
-                        &mut names,
-                        root,
-                        candidate,
-                        None,
-                    )
-                    .map_err(located)?;
+                for candidate in thin(candidates, settings.max_per_root) {
+                    filer.file(root, candidate, None).map_err(located)?;
                 }
             }
-            Err(refusal) => out
+            Err(refusal) => filer
+                .out
                 .skipped
                 .push((root.name.clone(), refusal_text(&refusal))),
         }
-        replies(
-            model,
-            &mut builder,
-            &mut oracle,
-            &mut out,
-            &mut seen,
-            &mut names,
-            root,
-        )
-        .map_err(located)?;
+        replies(model, &mut builder, &mut filer, root, settings).map_err(located)?;
     }
-    Ok(out)
+    Ok(filer.out)
 }
 
 /// The reply vectors of the requests of `root` (a union whose variants name their
@@ -220,11 +235,9 @@ fn one(
 fn replies<'m>(
     model: &'m Model,
     builder: &mut Builder<'m>,
-    oracle: &mut Oracle<'_>,
-    out: &mut Generated,
-    seen: &mut HashSet<(String, String, Option<String>)>,
-    names: &mut HashSet<String>,
+    filer: &mut Filer<'_>,
     root: &NamedType,
+    settings: Settings,
 ) -> Result<()> {
     let (Some(pointer), TypeKind::Union(union)) = (
         model
@@ -257,7 +270,7 @@ fn replies<'m>(
             intent: Intent::Valid,
         }];
         all.extend(candidates);
-        for mut candidate in thin(all) {
+        for mut candidate in thin(all, settings.max_per_root) {
             candidate.path = format!(" reply to {tag}{pointer}{}", candidate.path);
             let mut wire = host.wire.clone();
             if let Some(slot) = wire.pointer_mut(pointer) {
@@ -275,7 +288,7 @@ fn replies<'m>(
             if let Intent::Fault(rule, at) = candidate.intent {
                 candidate.intent = Intent::Fault(rule, format!("{pointer}{at}"));
             }
-            file(oracle, out, seen, names, host_root, candidate, Some(tag))?;
+            filer.file(host_root, candidate, Some(tag))?;
         }
     }
     Ok(())
@@ -349,97 +362,152 @@ fn refusal_text(refusal: &Refusal) -> String {
     }
 }
 
-/// At most [`MAX_PER_ROOT`] candidates, spread evenly over the list (the first kept).
-fn thin(candidates: Vec<Candidate>) -> Vec<Candidate> {
-    if candidates.len() <= MAX_PER_ROOT {
+/// At most `max` candidates, spread evenly over the list (the first kept).
+fn thin(candidates: Vec<Candidate>, max: usize) -> Vec<Candidate> {
+    if candidates.len() <= max {
         return candidates;
     }
     let total = candidates.len();
     candidates
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| i * MAX_PER_ROOT / total != (i + 1) * MAX_PER_ROOT / total || *i == 0)
+        .filter(|(i, _)| i * max / total != (i + 1) * max / total || *i == 0)
         .map(|(_, c)| c)
         .collect()
 }
 
-/// Judges one candidate and files it under its verdict (once per distinct message).
-#[allow(clippy::too_many_arguments)]
-fn file(
-    oracle: &mut Oracle<'_>,
-    out: &mut Generated,
-    seen: &mut HashSet<(String, String, Option<String>)>,
-    names: &mut HashSet<String>,
-    root: &NamedType,
-    candidate: Candidate,
-    reply_to: Option<&str>,
-) -> Result<()> {
-    let text = text::write(&candidate.wire, candidate.edit.as_ref());
-    let edited = candidate.edit.is_some();
-    let key = (root.name.clone(), text.clone(), reply_to.map(str::to_owned));
-    if !seen.insert(key) {
-        return Ok(());
-    }
-    let mut name = format!("{}{}: {}", root.name, candidate.path, candidate.what);
-    if !names.insert(name.clone()) {
-        let mut n = 2;
-        while !names.insert(format!("{name} #{n}")) {
-            n += 1;
-        }
-        name = format!("{name} #{n}");
-    }
-    let verdict = oracle
-        .judge(root, &text, reply_to)
-        .map_err(|err| match err {
+/// How many times a candidate is mended at most (each round mends every failure found).
+const MENDING_ROUNDS: usize = 4;
+
+/// The vectors of one schema being filed: its oracle, what is filed so far, the
+/// messages and names already used.
+struct Filer<'p> {
+    oracle: Oracle<'p>,
+    out: Generated,
+    /// `(root, text, reply_to)` of every candidate filed.
+    seen: HashSet<(String, String, Option<String>)>,
+    names: HashSet<String>,
+    /// symgen's own schema: serde's rules, nothing to mend.
+    own: bool,
+}
+
+impl Filer<'_> {
+    /// Judges one candidate and files it under its verdict (once per distinct message).
+    /// A candidate of a schema symgen did not write that the schema rejects only by
+    /// keywords the model does not enforce (away from its fault) is mended first.
+    fn file(
+        &mut self,
+        root: &NamedType,
+        mut candidate: Candidate,
+        reply_to: Option<&str>,
+    ) -> Result<()> {
+        let (oracle, out, own) = (&mut self.oracle, &mut self.out, self.own);
+        let mut text = text::write(&candidate.wire, candidate.edit.as_ref());
+        let edited = candidate.edit.is_some();
+        let label = format!("{}{}: {}", root.name, candidate.path, candidate.what);
+        let named = |err: Error| match err {
             Error::Vectors { message, .. } => Error::Vectors {
                 file: String::new(),
-                vector: name.clone(),
+                vector: label.clone(),
                 message,
             },
             other => other,
-        })?;
-    let exact = candidate.edit.is_none() && text::exact_everywhere(&candidate.wire);
-    let mut vector = Vector {
-        name,
-        root: root.name.clone(),
-        message: candidate.wire,
-        text: (!exact).then_some(text),
-        canonical: None,
-        reply_to: reply_to.map(str::to_owned),
-        fault: None,
-        pointer: None,
-        why: None,
-        unenforced: false,
-    };
-    match verdict.outcome {
-        Outcome::Valid => {
-            let canonical = verdict.canonical.unwrap_or(candidate.canonical);
-            vector.canonical = Some(canonical).filter(|c| *c != without_nulls(&vector.message));
-            out.valid.push(vector);
-        }
-        Outcome::Unknown => out.unknown.push(vector),
-        Outcome::Invalid => {
-            let violation = verdict.violation;
-            vector.fault = Some(
-                violation
-                    .as_ref()
-                    .map_or(ViolationKind::Constraint, |v| v.kind)
-                    .as_str()
-                    .to_owned(),
-            );
-            vector.pointer = Some(
-                violation
-                    .as_ref()
-                    .map_or(String::new(), |v| v.pointer.clone()),
-            );
-            vector.why = violation.map(|v| v.message);
-            if candidate.intent == Intent::Valid && !edited {
-                vector.unenforced = oracle.only_unenforced(root, &vector.message)?;
+        };
+        let mut verdict = oracle.judge(root, &text, reply_to).map_err(named)?;
+        let keep = match &candidate.intent {
+            Intent::Fault(_, pointer) => Some(pointer.clone()),
+            Intent::Valid => None,
+        };
+        let at = |v: &crate::validate::Violation| {
+            keep.as_deref().is_some_and(|keep| {
+                v.pointer == keep
+                    || v.pointer
+                        .strip_prefix(keep)
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+        };
+        let at_fault = |verdict: &oracle::Verdict| verdict.violations.iter().any(at);
+        if !own && reply_to.is_none() {
+            for _ in 0..MENDING_ROUNDS {
+                if verdict.outcome != Outcome::Invalid || at_fault(&verdict) {
+                    break;
+                }
+                let failures = oracle.failures(root, &candidate.wire)?;
+                let covered = |location: &str| oracle.covered(location);
+                if !mend::mend(&mut candidate.wire, &failures, &covered, keep.as_deref()) {
+                    break;
+                }
+                candidate.canonical = candidate.wire.clone();
+                text = text::write(&candidate.wire, candidate.edit.as_ref());
+                verdict = oracle.judge(root, &text, reply_to).map_err(named)?;
             }
-            out.invalid.push(vector);
         }
+        let key = (root.name.clone(), text.clone(), reply_to.map(str::to_owned));
+        if !self.seen.insert(key) {
+            return Ok(());
+        }
+        let mut name = label.clone();
+        if !self.names.insert(name.clone()) {
+            let mut n = 2;
+            while !self.names.insert(format!("{name} #{n}")) {
+                n += 1;
+            }
+            name = format!("{name} #{n}");
+        }
+        let exact = candidate.edit.is_none() && text::exact_everywhere(&candidate.wire);
+        let mut vector = Vector {
+            name,
+            root: root.name.clone(),
+            message: candidate.wire,
+            text: (!exact).then_some(text),
+            canonical: None,
+            reply_to: reply_to.map(str::to_owned),
+            fault: None,
+            pointer: None,
+            why: None,
+            unenforced: false,
+        };
+        match verdict.outcome {
+            Outcome::Valid => {
+                // On a schema symgen did not write, `null` and absent are told apart only
+                // where the schema keeps other keys: the canonical form counts without them.
+                let canonical = verdict.canonical.unwrap_or(candidate.canonical);
+                vector.canonical = Some(canonical).filter(|c| {
+                    if own {
+                        *c != without_nulls(&vector.message)
+                    } else {
+                        without_nulls(c) != without_nulls(&vector.message)
+                    }
+                });
+                out.valid.push(vector);
+            }
+            Outcome::Unknown => out.unknown.push(vector),
+            Outcome::Invalid => {
+                // The violation at the candidate's fault, where the schema sees it there
+                // (its base may break a keyword the model does not enforce, first).
+                let first = verdict.violations.iter().position(at).unwrap_or(0);
+                let violation = verdict.violations.into_iter().nth(first);
+                vector.fault = Some(
+                    violation
+                        .as_ref()
+                        .map_or(ViolationKind::Constraint, |v| v.kind)
+                        .as_str()
+                        .to_owned(),
+                );
+                vector.pointer = Some(
+                    violation
+                        .as_ref()
+                        .map_or(String::new(), |v| v.pointer.clone()),
+                );
+                vector.why = violation.map(|v| v.message);
+                if candidate.intent == Intent::Valid && !edited {
+                    vector.unenforced = oracle.only_unenforced(root, &vector.message)?;
+                }
+                out.invalid.push(vector);
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// `value` with every `null`-valued key left out, recursively.

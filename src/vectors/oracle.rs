@@ -8,7 +8,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::model::{NamedType, Origin};
-use crate::validate::{Outcome, Report, SchemaOptions, Validator, Violation, only_failing};
+use crate::validate::{
+    Failure, Outcome, Report, SchemaOptions, Validator, Violation, only_failing,
+};
 use crate::{Error, Protocol, Result};
 
 /// What the oracle says of one candidate.
@@ -16,8 +18,8 @@ use crate::{Error, Protocol, Result};
 pub(super) struct Verdict {
     /// Valid, unknown (R4) or invalid.
     pub outcome: Outcome,
-    /// The first violation, for an invalid candidate.
-    pub violation: Option<Violation>,
+    /// The violations, for an invalid candidate (first the first found).
+    pub violations: Vec<Violation>,
     /// serde's re-encoding, when the Rust types are registered and the candidate is
     /// accepted.
     pub canonical: Option<Value>,
@@ -83,7 +85,7 @@ impl<'p> Oracle<'p> {
             return Ok(first.to_owned());
         }
         if !self.extra.contains_key(&root.name) {
-            let selector = format!("#{}", crate::uri::fragment(&root.pointer));
+            let selector = selector_of(root);
             let validator = match &root.origin {
                 Origin::Document { file, .. } => {
                     Validator::from_schema_file(Path::new(file))?.with_root(&selector)?
@@ -112,7 +114,7 @@ impl<'p> Oracle<'p> {
         let report = judged(self.validator(root), &name, text, reply_to)?;
         let mut verdict = Verdict {
             outcome: report.outcome,
-            violation: report.violations.into_iter().next(),
+            violations: report.violations,
             canonical: None,
         };
         if let Some((protocol, typed)) = &self.protocol {
@@ -135,33 +137,41 @@ impl<'p> Oracle<'p> {
         Ok(verdict)
     }
 
-    /// Whether an accepted-by-the-model value the schema rejects breaks only keywords
-    /// the model warned it does not enforce.
+    /// Which keywords `value` breaks as an instance of `root` (none when it cannot tell).
+    pub fn failures(&mut self, root: &NamedType, value: &Value) -> Result<Vec<Failure>> {
+        let name = self.root_name(root)?;
+        Ok(self
+            .validator(root)
+            .keyword_failures(&name, value)
+            .unwrap_or_default())
+    }
+
+    /// Whether the keyword at `location` (a pointer in its schema document) is one the
+    /// model warned it does not enforce: at a warned pointer or below it (an unenforced
+    /// `if` leaves its `then` and `else` unenforced too).
+    pub fn covered(&self, location: &str) -> bool {
+        let under = |base: &str| {
+            location == base
+                || location
+                    .strip_prefix(base)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        };
+        self.warned.iter().any(|w| {
+            under(w)
+                || w.strip_suffix("/if").is_some_and(|parent| {
+                    under(&format!("{parent}/then")) || under(&format!("{parent}/else"))
+                })
+        })
+    }
+
+    /// Whether a value the schema rejects breaks only keywords the model warned it does
+    /// not enforce.
     pub fn only_unenforced(&mut self, root: &NamedType, value: &Value) -> Result<bool> {
         if self.warned.is_empty() {
             return Ok(false);
         }
-        let name = self.root_name(root)?;
-        let Some(failures) = self.validator(root).keyword_failures(&name, value) else {
-            return Ok(false);
-        };
-        let warned = &self.warned;
-        let covered = |location: &str| {
-            warned.iter().any(|w| {
-                let under = |base: &str| {
-                    location == base
-                        || location
-                            .strip_prefix(base)
-                            .is_some_and(|rest| rest.starts_with('/'))
-                };
-                // An unenforced `if` leaves its `then` and `else` unenforced too.
-                under(w)
-                    || w.strip_suffix("/if").is_some_and(|parent| {
-                        under(&format!("{parent}/then")) || under(&format!("{parent}/else"))
-                    })
-            })
-        };
-        Ok(only_failing(&failures, &covered))
+        let failures = self.failures(root, value)?;
+        Ok(only_failing(&failures, &|location| self.covered(location)))
     }
 }
 
@@ -180,8 +190,13 @@ fn options(path: Option<&str>) -> SchemaOptions {
     }
 }
 
+/// The `--root` selector of a named type: its pointer in the document it is in.
 fn selector_of(root: &NamedType) -> String {
-    format!("#{}", crate::uri::fragment(&root.pointer))
+    let pointer = match &root.origin {
+        Origin::Document { pointer, .. } => pointer,
+        _ => &root.pointer,
+    };
+    format!("#{}", crate::uri::fragment(pointer))
 }
 
 /// One validator's report on `text` as `root` (as a reply to `reply_to`).

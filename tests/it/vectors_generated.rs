@@ -29,7 +29,13 @@ fn generated(with_types: bool) -> Vec<Generated> {
         .map(|(path, text)| (path.clone(), serde_json::from_str(text).unwrap()))
         .collect();
     let protocols = if with_types { registry() } else { Vec::new() };
-    vectors::generate(&modules, &documents, &protocols).expect("vectors")
+    vectors::generate(
+        &modules,
+        &documents,
+        &protocols,
+        vectors::Settings::default(),
+    )
+    .expect("vectors")
 }
 
 #[test]

@@ -1369,7 +1369,7 @@ impl<'m> Planner<'m> {
     fn roots(&mut self) -> Result<Vec<RootCodec>, EmitError> {
         let mut functions = Scope::default();
         let mut out = Vec::new();
-        for root in &self.model.roots {
+        for root in self.model.entry_points() {
             let ty = self.name_of(root);
             let codec = self.runtime("Codec");
             let snake = names::snake(&ty, "t");

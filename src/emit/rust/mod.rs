@@ -303,12 +303,12 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
                 format!("typify cannot render this schema: {why}"),
             )
         })?;
-        for root in &model.roots {
+        for root in model.entry_points() {
             let path = match rendered.types.get(root) {
                 Some(name) if !name.starts_with("super::") => format!("{ident}::{name}"),
                 Some(name) => name.trim_start_matches("super::").to_owned(),
                 None => {
-                    let Some(import) = module.imports().iter().find(|i| &i.name == root) else {
+                    let Some(import) = module.imports().iter().find(|i| i.name == root) else {
                         continue;
                     };
                     let Some(home) = rust_types

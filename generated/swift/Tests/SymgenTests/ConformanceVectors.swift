@@ -9,31 +9,45 @@ struct Vector: Decodable {
   let name: String
   let root: String
   let message: JSONValue
+  let text: String?
   let canonical: JSONValue?
   let replyTo: String?
   let fault: String?
   let pointer: String?
   let why: String?
+  let unenforced: Bool?
+  /// Whether `symgen vectors` generated it (read from `generated/`).
+  var generated = false
 
   enum CodingKeys: String, CodingKey {
     case name
     case root
     case message
+    case text
     case canonical
     case replyTo = "reply_to"
     case fault
     case pointer
     case why
+    case unenforced
+  }
+
+  /// The wire text: `text`, else the message written out.
+  var wire: String {
+    if let text { return text }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(message)) ?? Data(), as: UTF8.self)
   }
 }
 
-/// Decodes a message as one generated root type and encodes it again.
+/// Decodes a message (its wire text) as one generated root type and encodes it again.
 struct RootCodec: Sendable {
-  let roundTrip: @Sendable (JSONValue) throws -> (encoded: JSONValue, unknown: Bool)
+  let roundTrip: @Sendable (String) throws -> (encoded: JSONValue, unknown: Bool)
 
   init<T: Codable>(_ type: T.Type) {
-    roundTrip = { message in
-      let value = try message.decode(as: type)
+    roundTrip = { text in
+      let value = try JSONDecoder().decode(type, from: Data(text.utf8))
       let unknown = (value as? any OpenUnion)?.isUnknown ?? false
       return (try JSONValue(encoding: value), unknown)
     }
@@ -64,12 +78,91 @@ struct ProtocolCodecs: Sendable {
   let required: Bool
 }
 
-/// The counts one protocol's vectors produced.
+/// The counts one protocol's vectors produced: hand-written, generated, and those on
+/// which Swift is documented to differ.
 struct VectorCounts {
   var valid = 0
   var replies = 0
   var invalid = 0
   var unknown = 0
+  var generatedValid = 0
+  var generatedInvalid = 0
+  var generatedUnknown = 0
+  var unenforced = 0
+  var documented = 0
+}
+
+/// A difference from Rust's verdict: how (`accepts`, `rejects`, `re-encodes`,
+/// `pointer`, `unknown`) and what happened.
+struct Mismatch: Error, CustomStringConvertible {
+  let kind: String
+  let message: String
+  var description: String { "\(kind): \(message)" }
+}
+
+func expect(_ condition: Bool, _ kind: String, _ message: @autoclosure () -> String) throws {
+  if !condition { throw Mismatch(kind: kind, message: message()) }
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any text.
+func matches(_ pattern: String, _ name: String) -> Bool {
+  var parts = pattern.components(separatedBy: "*")
+  let first = parts.removeFirst()
+  guard name.hasPrefix(first) else { return false }
+  var rest = Substring(name.dropFirst(first.count))
+  for (index, part) in parts.enumerated() {
+    if index == parts.count - 1 { return rest.hasSuffix(part) }
+    guard let range = rest.range(of: part) else { return false }
+    rest = rest[range.upperBound...]
+  }
+  return rest.isEmpty
+}
+
+/// A documented divergence: vectors of one file (`in`) whose `<stem>/<name>` matches a
+/// pattern (`*` for any text), on which
+/// Swift is known to differ from Rust, how, and why.
+struct Divergence: Decodable {
+  /// One vector's name, exactly.
+  let vector: String?
+  /// A pattern of names.
+  let vectors: String?
+  let `in`: String
+  let kind: String
+}
+
+/// A record of the differences no divergence documents (`SYMGEN_RECORD`, one JSON
+/// object per line), written instead of failing: how scripts/divergences.py records a
+/// corpus's differences.
+func recordDifference(_ name: String, _ kind: String, _ mismatch: Mismatch, _ why: String?)
+  -> Bool
+{
+  guard let path = ProcessInfo.processInfo.environment["SYMGEN_RECORD"], !path.isEmpty else {
+    return false
+  }
+  let line: [String: String] = [
+    "language": "swift", "vector": name, "in": kind, "kind": mismatch.kind,
+    "message": mismatch.message, "why": why ?? "",
+  ]
+  guard var data = try? JSONEncoder().encode(line) else { return false }
+  data.append(0x0A)
+  if !FileManager.default.fileExists(atPath: path) {
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+  }
+  guard let handle = FileHandle(forWritingAtPath: path) else { return false }
+  handle.seekToEndOfFile()
+  handle.write(data)
+  handle.closeFile()
+  return true
+}
+
+/// The documented divergences (`SYMGEN_DIVERGENCES`, the `swift` list).
+func divergences() throws -> [Divergence] {
+  guard let path = ProcessInfo.processInfo.environment["SYMGEN_DIVERGENCES"], !path.isEmpty else {
+    return []
+  }
+  struct File: Decodable { let swift: [Divergence]? }
+  let data = try Data(contentsOf: URL(fileURLWithPath: path))
+  return try JSONDecoder().decode(File.self, from: data).swift ?? []
 }
 
 /// The project's conformance vector directory (override with SYMGEN_VECTORS): "../../tests/vectors"
@@ -85,17 +178,28 @@ func vectorsDirectory() -> URL {
   return url.appendingPathComponent("../../tests/vectors").standardizedFileURL
 }
 
-func loadVectors(_ protocolId: String, _ kind: String, required: Bool = true) throws -> [Vector] {
-  let url = vectorsDirectory().appendingPathComponent(protocolId)
-    .appendingPathComponent("\(kind).json")
-  if !required && !FileManager.default.fileExists(atPath: url.path) {
-    return []
+/// A protocol's vectors of one kind: the hand-written ones, then those `symgen vectors`
+/// generated (`generated/<kind>.json`); none where a file does not exist (a protocol
+/// without a valid vector fails its test).
+func loadVectors(_ protocolId: String, _ kind: String) throws -> [Vector] {
+  let dir = vectorsDirectory().appendingPathComponent(protocolId)
+  let read = { (url: URL) throws -> [Vector] in
+    if !FileManager.default.fileExists(atPath: url.path) {
+      return []
+    }
+    do {
+      return try JSONDecoder().decode([Vector].self, from: Data(contentsOf: url))
+    } catch {
+      throw VectorFileError(path: url.path, underlying: "\(error)")
+    }
   }
-  do {
-    return try JSONDecoder().decode([Vector].self, from: Data(contentsOf: url))
-  } catch {
-    throw VectorFileError(path: url.path, underlying: "\(error)")
+  let hand = try read(dir.appendingPathComponent("\(kind).json"))
+  var generated = try read(
+    dir.appendingPathComponent("generated").appendingPathComponent("\(kind).json"))
+  for index in generated.indices {
+    generated[index].generated = true
   }
+  return hand + generated
 }
 
 /// A vector file that cannot be read or decoded.
@@ -129,7 +233,7 @@ func reencodes(_ encoded: JSONValue, _ message: JSONValue) -> Bool {
   case (.array(let got), .array(let sent)):
     return got.count == sent.count && zip(got, sent).allSatisfy { reencodes($0, $1) }
   default:
-    return encoded == message
+    return sameJSON(encoded, message)
   }
 }
 
@@ -169,21 +273,24 @@ func replacing(at segments: [String], in value: JSONValue, with new: JSONValue) 
   }
 }
 
-/// The error decoding an invalid vector gives: its message, or else its reply data as
-/// the request's reply type; `nil` when both decode.
-func rejection(of vector: Vector, by root: RootCodec, _ codecs: ProtocolCodecs) -> (any Error)? {
+/// The error decoding an invalid vector gives: its message's, or else its reply data's
+/// as the request's reply type, with where the data sits; `nil` when both decode.
+func rejection(of vector: Vector, by root: RootCodec, _ codecs: ProtocolCodecs) -> (
+  error: any Error, at: String
+)? {
   do {
-    _ = try root.roundTrip(vector.message)
+    _ = try root.roundTrip(vector.wire)
   } catch {
-    return error
+    return (error, "")
   }
   if let tag = vector.replyTo, let pointer = codecs.replyData,
-    let data = value(at: pointer, in: vector.message), let reply = codecs.replies[tag]
+    let message = try? JSONDecoder().decode(JSONValue.self, from: Data(vector.wire.utf8)),
+    let data = value(at: pointer, in: message), let reply = codecs.replies[tag]
   {
     do {
       _ = try reply.roundTrip(data)
     } catch {
-      return error
+      return (error, pointer.joined(separator: "/"))
     }
   }
   return nil
@@ -220,95 +327,162 @@ func render(_ value: JSONValue) -> String {
   return String(decoding: data, as: UTF8.self)
 }
 
-/// Runs every vector of one protocol; reports failures through XCTest.
+/// Runs every vector of one protocol; reports failures through XCTest. A difference
+/// from Rust's verdict passes only where the divergences document it, and a documented
+/// vector that does not differ fails.
 func checkVectors(_ codecs: ProtocolCodecs, file: StaticString = #filePath, line: UInt = #line)
   throws -> VectorCounts
 {
   var counts = VectorCounts()
-  for vector in try loadVectors(codecs.id, "valid", required: codecs.required) {
-    let context = "\(codecs.id)/valid \(vector.name)"
-    guard let root = codecs.roots[vector.root] else {
-      XCTFail("\(context): unknown root \(vector.root)", file: file, line: line)
-      continue
-    }
-    // `canonical` is exactly what an encoder emits; without it, a protocol's message
-    // minus its `null`-valued keys (rule R3). Another schema's instance must come back
-    // as it was, except that a `null` member may be left out (an absent optional field).
-    let expected =
-      vector.canonical ?? (codecs.required ? droppingNulls(vector.message) : vector.message)
-    let matches: (JSONValue) -> Bool = { encoded in
-      vector.canonical != nil || codecs.required
-        ? encoded == expected : reencodes(encoded, vector.message)
-    }
+  let documented = try divergences()
+  var exact: [String: Divergence] = [:]
+  for entry in documented {
+    if let vector = entry.vector { exact[entry.in + "\n" + vector] = entry }
+  }
+  let patterns = documented.filter { $0.vector == nil }
+  func judged(_ vector: Vector, _ kind: String, _ check: () throws -> Void) {
+    let context = "\(codecs.id)/\(vector.generated ? "generated/" : "")\(kind) \(vector.name)"
+    let name = "\(codecs.id)/\(vector.name)"
+    let entry =
+      exact[kind + "\n" + name]
+      ?? patterns.first { $0.in == kind && matches($0.vectors ?? "", name) }
     do {
-      var (encoded, unknown) = try root.roundTrip(vector.message)
-      var typedReply = false
-      XCTAssertFalse(unknown, "\(context): decoded as unknown", file: file, line: line)
+      try check()
+    } catch let mismatch as Mismatch {
+      if let entry, entry.kind == mismatch.kind {
+        counts.documented += 1
+      } else if entry != nil || !recordDifference(name, kind, mismatch, vector.why) {
+        XCTFail("\(context): \(mismatch)", file: file, line: line)
+      }
+      return
+    } catch {
+      XCTFail("\(context): \(error)", file: file, line: line)
+      return
+    }
+    if let entry {
+      XCTFail(
+        "\(context): documented as \(entry.kind), but Rust's verdict holds: remove the entry",
+        file: file, line: line)
+      return
+    }
+    switch (kind, vector.generated, vector.unenforced ?? false) {
+    case ("valid", false, _): counts.valid += 1
+    case ("valid", true, _): counts.generatedValid += 1
+    case ("invalid", _, true): counts.unenforced += 1
+    case ("invalid", false, _): counts.invalid += 1
+    case ("invalid", true, _): counts.generatedInvalid += 1
+    case (_, false, _): counts.unknown += 1
+    default: counts.generatedUnknown += 1
+    }
+  }
+  for vector in try loadVectors(codecs.id, "valid") {
+    judged(vector, "valid") {
+      guard let root = codecs.roots[vector.root] else {
+        throw Mismatch(kind: "root", message: "unknown root \(vector.root)")
+      }
+      // `canonical` is exactly what an encoder emits; without it, a protocol's message
+      // minus its `null`-valued keys (rule R3). Another schema's instance must come back
+      // as it was, except that a `null` member may be left out (an absent optional field).
+      let expected =
+        vector.canonical ?? (codecs.required ? droppingNulls(vector.message) : vector.message)
+      let matches: (JSONValue) -> Bool = { encoded in
+        codecs.required ? sameJSON(encoded, expected) : reencodes(encoded, expected)
+      }
+      var encoded: JSONValue
+      let unknown: Bool
+      do {
+        (encoded, unknown) = try root.roundTrip(vector.wire)
+      } catch {
+        throw Mismatch(kind: "rejects", message: "\(error)")
+      }
+      try expect(!unknown, "unknown", "decoded as unknown")
       // Reply data travels untyped in the envelope; a client decodes it as the request's
       // reply type (rule R8), so the typed re-encoding is what must match.
       if let tag = vector.replyTo, let pointer = codecs.replyData,
-        let data = value(at: pointer, in: vector.message), data != .null
+        let message = try? JSONDecoder().decode(JSONValue.self, from: Data(vector.wire.utf8)),
+        let data = value(at: pointer, in: message), data != .null
       {
         guard let reply = codecs.replies[tag] else {
-          XCTFail("\(context): \(tag) has no typed reply", file: file, line: line)
-          continue
+          throw Mismatch(kind: "rejects", message: "\(tag) has no typed reply")
         }
-        encoded = replacing(at: pointer, in: encoded, with: try reply.roundTrip(data))
-        typedReply = true
+        do {
+          encoded = replacing(at: pointer, in: encoded, with: try reply.roundTrip(data))
+        } catch {
+          throw Mismatch(kind: "rejects", message: "reply data: \(error)")
+        }
+        if !vector.generated {
+          counts.replies += 1
+        }
       }
-      XCTAssertTrue(
-        matches(encoded),
-        "\(context): re-encoding differs:\n  got      \(render(encoded))\n"
-          + "  expected \(render(expected))",
-        file: file, line: line)
-      if !unknown && matches(encoded) {
-        counts.valid += 1
-        counts.replies += typedReply ? 1 : 0
-      }
-    } catch {
-      XCTFail("\(context): rejected: \(error)", file: file, line: line)
+      try expect(
+        matches(encoded), "re-encodes",
+        "\n  got      \(render(encoded))\n  expected \(render(expected))")
     }
   }
-  for vector in try loadVectors(codecs.id, "invalid", required: codecs.required) {
-    let context = "\(codecs.id)/invalid \(vector.name) (\(vector.fault ?? "no fault"))"
-    guard let root = codecs.roots[vector.root] else {
-      XCTFail("\(context): unknown root \(vector.root)", file: file, line: line)
-      continue
-    }
-    guard let error = rejection(of: vector, by: root, codecs) else {
-      XCTFail("\(context): accepted", file: file, line: line)
-      continue
-    }
-    // The error names the offending field (its coding path, key or description).
-    let field = fieldName(vector.pointer ?? "")
-    let described = names(in: error)
-    let named = field.isEmpty || described.contains(field)
-    XCTAssertTrue(
-      named, "\(context): error does not name `\(field)`: \(described)", file: file, line: line)
-    if named {
-      counts.invalid += 1
+  for vector in try loadVectors(codecs.id, "invalid") {
+    judged(vector, "invalid") {
+      guard let root = codecs.roots[vector.root] else {
+        throw Mismatch(kind: "root", message: "unknown root \(vector.root)")
+      }
+      let rejected = rejection(of: vector, by: root, codecs)
+      if vector.unenforced ?? false {
+        // Invalid only by a keyword the generated types do not enforce (warned).
+        try expect(
+          rejected == nil, "rejects",
+          "documented as unenforced: \(String(describing: rejected?.error))")
+        return
+      }
+      guard let rejected else {
+        throw Mismatch(
+          kind: "accepts",
+          message: "\(vector.fault ?? "no fault") at \(vector.pointer ?? "/"): \(vector.why ?? "")")
+      }
+      // The error names the offending field (its coding path, key or description).
+      let field = fieldName(vector.pointer ?? "")
+      let described = rejected.at + "/" + names(in: rejected.error)
+      try expect(
+        field.isEmpty || described.contains(field), "pointer",
+        "error does not name `\(field)`: \(described)")
     }
   }
-  for vector in try loadVectors(codecs.id, "unknown", required: codecs.required) {
-    let context = "\(codecs.id)/unknown \(vector.name)"
-    guard let root = codecs.roots[vector.root] else {
-      XCTFail("\(context): unknown root \(vector.root)", file: file, line: line)
-      continue
-    }
-    do {
-      let (encoded, unknown) = try root.roundTrip(vector.message)
-      XCTAssertTrue(unknown, "\(context): not decoded as unknown", file: file, line: line)
-      XCTAssertEqual(
-        encoded, vector.message, "\(context): not re-encoded unchanged", file: file, line: line)
-      if unknown && encoded == vector.message {
-        counts.unknown += 1
+  for vector in try loadVectors(codecs.id, "unknown") {
+    judged(vector, "unknown") {
+      guard let root = codecs.roots[vector.root] else {
+        throw Mismatch(kind: "root", message: "unknown root \(vector.root)")
       }
-    } catch {
-      XCTFail("\(context): rejected: \(error)", file: file, line: line)
+      let (encoded, unknown): (JSONValue, Bool)
+      do {
+        (encoded, unknown) = try root.roundTrip(vector.wire)
+      } catch {
+        throw Mismatch(kind: "rejects", message: "\(error)")
+      }
+      try expect(unknown, "unknown", "not decoded as unknown")
+      try expect(
+        sameJSON(encoded, vector.message), "re-encodes", "not unchanged: \(render(encoded))")
     }
   }
   print(
     "symgen-vectors: \(codecs.id) valid=\(counts.valid) replies=\(counts.replies) "
-      + "invalid=\(counts.invalid) unknown=\(counts.unknown)")
+      + "invalid=\(counts.invalid) unknown=\(counts.unknown) "
+      + "generated-valid=\(counts.generatedValid) generated-invalid=\(counts.generatedInvalid) "
+      + "generated-unknown=\(counts.generatedUnknown) unenforced=\(counts.unenforced) "
+      + "documented=\(counts.documented)")
   return counts
+}
+
+/// JSON equality: numbers by value (`1` is `1.0`), keys in any order.
+func sameJSON(_ a: JSONValue, _ b: JSONValue) -> Bool {
+  switch (a, b) {
+  case (.integer(let x), .number(let y)), (.number(let y), .integer(let x)):
+    return Double(exactly: x) == y && Int64(exactly: y) == x
+  case (.unsignedInteger(let x), .number(let y)), (.number(let y), .unsignedInteger(let x)):
+    return Double(exactly: x) == y && UInt64(exactly: y) == x
+  case (.array(let x), .array(let y)):
+    return x.count == y.count && zip(x, y).allSatisfy { sameJSON($0, $1) }
+  case (.object(let x), .object(let y)):
+    return x.count == y.count
+      && x.allSatisfy { key, value in y[key].map { sameJSON(value, $0) } ?? false }
+  default:
+    return a == b
+  }
 }

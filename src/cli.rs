@@ -216,7 +216,10 @@ impl Cli {
             Args::from_arg_matches(matches).map_err(|err| Error::Usage(err.to_string()))?;
         let needs_types = match &parsed.command {
             Command::Schema { .. } | Command::Generate | Command::Check => true,
-            Command::Validate(args) => args.protocol.is_some(),
+            // Never delegated: a verdict is computed here, from the project's schema
+            // files (`symgen check` holds them to the types), never taken from the exit
+            // code of a command.
+            Command::Validate(_) => false,
             Command::Breaking(args) => args.schemas.is_empty(),
             Command::Docs { schemas, .. } | Command::Vectors { schemas, .. } => schemas.is_empty(),
         };
@@ -273,7 +276,9 @@ impl Cli {
             ),
             (None, None) => return Err(no_project("schema", "give --out DIR")),
         };
-        let set = self.schema_set(dir, display)?;
+        // An `--out` directory is the user's choice: their files there are left alone.
+        let shared = !owned || project.is_some_and(|p| p.schema_shared);
+        let set = self.schema_set(dir, display, shared)?;
         let changed = write_set(&set, owned)?;
         eprintln!(
             "symgen schema: {} file(s) changed in {}",
@@ -283,7 +288,7 @@ impl Cli {
         Ok(ExitCode::SUCCESS)
     }
 
-    fn schema_set(&self, dir: PathBuf, display: PathBuf) -> Result<OutputSet> {
+    fn schema_set(&self, dir: PathBuf, display: PathBuf, shared: bool) -> Result<OutputSet> {
         let files = self
             .schemas()?
             .into_iter()
@@ -295,6 +300,7 @@ impl Cli {
             display,
             files,
             ignore: Vec::new(),
+            shared,
         })
     }
 
@@ -349,6 +355,7 @@ impl Cli {
             sets.push(self.schema_set(
                 project.path(&project.schema_dir),
                 project.schema_dir.clone(),
+                project.schema_shared,
             )?);
         }
         if let (Some(dir), true) = (&project.vectors_dir, project.generate_vectors) {
@@ -398,7 +405,7 @@ impl Cli {
             }
             (None, None) => return Err(no_project("docs", "give --out DIR")),
         };
-        let set = match project {
+        let mut set = match project {
             Some(project) if schemas.is_empty() => docs_set(project, &modules, dir, display)?,
             _ => OutputSet {
                 label: "docs".into(),
@@ -406,8 +413,11 @@ impl Cli {
                 display,
                 files: crate::docs::render(&modules, None)?,
                 ignore: Vec::new(),
+                shared: false,
             },
         };
+        // An `--out` directory is the user's choice: their files there are left alone.
+        set.shared |= !owned;
         let changed = write_set(&set, owned)?;
         eprintln!(
             "symgen docs: {} file(s) changed in {}",
@@ -489,6 +499,7 @@ impl Cli {
                 &input,
                 project.path(&language.dir),
                 language.dir.clone(),
+                language.allow_other_files,
             )?);
         }
         Ok(sets)
@@ -575,7 +586,10 @@ impl Cli {
             options: settings.map_or(&empty, |l| &l.options),
             vectors: vectors.as_deref(),
         };
-        let set = language_set(backend, &input, dir, display)?;
+        // An output directory given on the command line is the user's choice: files of
+        // theirs there are left alone (and never overwritten; nothing is deleted).
+        let shared = !owned || settings.is_some_and(|l| l.allow_other_files);
+        let set = language_set(backend, &input, dir, display, shared)?;
         let changed = write_set(&set, owned)?;
         eprintln!(
             "symgen {}: {} file(s) changed in {}",
@@ -641,6 +655,8 @@ fn vectors_set(
             );
         }
     }
+    // The vector directory holds the hand-written vectors too: symgen's files are the
+    // ones its manifest lists.
     let set = OutputSet {
         label: "vectors".into(),
         dir,
@@ -650,6 +666,7 @@ fn vectors_set(
             .flat_map(crate::vectors::Generated::files)
             .collect(),
         ignore: Vec::new(),
+        shared: true,
     };
     Ok((set, generated))
 }
@@ -668,15 +685,17 @@ fn docs_set(
         display,
         files: crate::docs::render(modules, vectors.as_deref())?,
         ignore: Vec::new(),
+        shared: project.docs_shared,
     })
 }
 
-/// One language's output set.
+/// One language's output set; `shared`: the directory may hold files of the user's own.
 fn language_set(
     backend: &'static dyn Backend,
     input: &Input<'_>,
     dir: PathBuf,
     display: PathBuf,
+    shared: bool,
 ) -> Result<OutputSet> {
     Ok(OutputSet {
         label: backend.name().into(),
@@ -688,6 +707,7 @@ fn language_set(
             .iter()
             .map(|p| (*p).to_owned())
             .collect(),
+        shared,
     })
 }
 
@@ -773,6 +793,13 @@ fn delegate(project: &Project, command: &[String], args: &[OsString]) -> Result<
     let (program, rest) = command
         .split_first()
         .ok_or_else(|| Error::Usage("empty command".into()))?;
+    // Say what is run, and on whose word.
+    eprintln!(
+        "symgen: running `{}` (the `command` of {}) in {}",
+        crate::files::escape_controls(&command.join(" ")),
+        crate::files::shown(&project.file),
+        crate::files::shown(&project.root)
+    );
     let status = std::process::Command::new(program)
         .args(rest)
         .args(args.iter().skip(1))

@@ -38,6 +38,7 @@ pub mod files;
 pub mod model;
 pub mod project;
 pub mod tags;
+pub mod trust;
 mod uri;
 pub mod validate;
 pub mod vectors;

@@ -77,6 +77,10 @@ pub struct Language {
     pub backend: &'static dyn Backend,
     /// Output directory, relative to the project root.
     pub dir: PathBuf,
+    /// Whether the output directory may also hold files of the user's own
+    /// (`allow-other-files`); otherwise `generate` refuses a directory with a file
+    /// symgen did not write.
+    pub allow_other_files: bool,
     /// Its table in the project file without `dir`: the backend's options.
     pub options: toml::Table,
 }
@@ -92,6 +96,9 @@ pub struct Project {
     pub command: Option<Vec<String>>,
     /// The schema directory, relative to the root.
     pub schema_dir: PathBuf,
+    /// Whether files of the user's own may sit beside the schemas symgen writes
+    /// (`[schema] allow-other-files`).
+    pub schema_shared: bool,
     /// The conformance vector directory, relative to the root, when there is one.
     pub vectors_dir: Option<PathBuf>,
     /// Whether `generate` writes (and `check` compares) the vectors generated from the
@@ -104,12 +111,16 @@ pub struct Project {
     /// Where the Markdown message reference goes, relative to the root, when the project
     /// has a `[docs]` table (then `generate` writes it and `check` compares it).
     pub docs_dir: Option<PathBuf>,
+    /// Whether files of the user's own may sit beside the pages symgen writes (`[docs]
+    /// allow-other-files`).
+    pub docs_shared: bool,
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct DirTable {
     dir: Option<PathBuf>,
+    allow_other_files: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -129,7 +140,13 @@ impl Project {
             start
         };
         let absolute = std::fs::canonicalize(start).map_err(|err| crate::Error::io(start, err))?;
-        for dir in absolute.ancestors() {
+        // Never across a filesystem or an ownership boundary (see `trust`).
+        let dirs = crate::trust::search_path(
+            &absolute,
+            crate::trust::current_user(),
+            crate::trust::owner_of,
+        );
+        for dir in dirs {
             let file = dir.join(FILE_NAME);
             if file.is_file() {
                 return Self::load(&file).map(Some);
@@ -138,8 +155,16 @@ impl Project {
         Ok(None)
     }
 
-    /// Reads the project file at `file`.
+    /// Reads the project file at `file`, refusing one another user owns or anyone may
+    /// write (see [`crate::trust`]).
     pub fn load(file: &Path) -> Result<Self, crate::Error> {
+        if let Some(why) = crate::trust::refusal(file) {
+            return Err(crate::Error::Project(Error {
+                file: file.to_path_buf(),
+                location: None,
+                message: format!("refused: {why}"),
+            }));
+        }
         let text = crate::check::read_text(file)?;
         let root = file
             .parent()
@@ -177,18 +202,23 @@ impl Project {
                 Some(argv)
             }
         };
+        // A `[schema]` or `[docs]` table: its directory, and whether files of the user's
+        // own may sit beside symgen's there.
         let dir_of =
             |table: &mut toml::Table, key: &str, default: Option<&str>| match table.remove(key) {
-                None => Ok(default.map(PathBuf::from)),
+                None => Ok((default.map(PathBuf::from), false)),
                 Some(value) => {
                     let parsed: DirTable = value.try_into().map_err(|err: toml::de::Error| {
                         error(Some(key.into()), err.message().to_owned())
                     })?;
-                    Ok(parsed.dir.or_else(|| default.map(PathBuf::from)))
+                    Ok((
+                        parsed.dir.or_else(|| default.map(PathBuf::from)),
+                        parsed.allow_other_files.unwrap_or(false),
+                    ))
                 }
             };
-        let schema_dir = dir_of(&mut table, "schema", Some("schema"))?
-            .unwrap_or_else(|| PathBuf::from("schema"));
+        let (schema_dir, schema_shared) = dir_of(&mut table, "schema", Some("schema"))?;
+        let schema_dir = schema_dir.unwrap_or_else(|| PathBuf::from("schema"));
         let mut vector_settings = crate::vectors::Settings::default();
         let (vectors_dir, generate_vectors) = match table.remove("vectors") {
             None => (None, false),
@@ -213,8 +243,8 @@ impl Project {
         };
 
         let has_docs = table.contains_key("docs");
-        let docs_dir =
-            dir_of(&mut table, "docs", Some(crate::docs::DEFAULT_DIR))?.filter(|_| has_docs);
+        let (docs_dir, docs_shared) = dir_of(&mut table, "docs", Some(crate::docs::DEFAULT_DIR))?;
+        let docs_dir = docs_dir.filter(|_| has_docs);
 
         let names: Vec<String> = match table.remove("languages") {
             None => emit::backends()
@@ -260,12 +290,23 @@ impl Project {
                     ));
                 }
             };
+            let allow_other_files = match options.remove("allow-other-files") {
+                None => false,
+                Some(toml::Value::Boolean(allow)) => allow,
+                Some(_) => {
+                    return Err(error(
+                        Some(format!("{}.allow-other-files", backend.name())),
+                        "must be true or false".into(),
+                    ));
+                }
+            };
             backend
                 .check_options(&options)
                 .map_err(|message| error(Some(backend.name().into()), message))?;
             languages.push(Language {
                 backend: *backend,
                 dir,
+                allow_other_files,
                 options,
             });
         }
@@ -289,23 +330,53 @@ impl Project {
             };
             return Err(error(Some(key.clone()), format!("unknown key{hint}")));
         }
-        for dir in std::iter::once(&schema_dir)
-            .chain(vectors_dir.iter())
-            .chain(docs_dir.iter())
-            .chain(languages.iter().map(|l| &l.dir))
-        {
-            check_relative(dir).map_err(|message| error(None, message))?;
+        let outputs: Vec<(String, &PathBuf)> = std::iter::once(("schema".to_owned(), &schema_dir))
+            .chain(vectors_dir.iter().map(|d| ("vectors".to_owned(), d)))
+            .chain(docs_dir.iter().map(|d| ("docs".to_owned(), d)))
+            .chain(
+                languages
+                    .iter()
+                    .map(|l| (l.backend.name().to_owned(), &l.dir)),
+            )
+            .collect();
+        for (key, dir) in &outputs {
+            check_relative(dir).map_err(|message| error(Some(format!("{key}.dir")), message))?;
+        }
+        // Each output owns its directory: none is the project root, and none is inside
+        // another (`generate` would take the other's files for orphans).
+        for (i, (key, dir)) in outputs.iter().enumerate() {
+            if normal(dir).is_empty() {
+                return Err(error(
+                    Some(format!("{key}.dir")),
+                    "is the project root; an output needs a directory of its own (e.g. \"generated/<language>\")".into(),
+                ));
+            }
+            for (other_key, other) in &outputs[i + 1..] {
+                let (a, b) = (normal(dir), normal(other));
+                if a.starts_with(&b) || b.starts_with(&a) {
+                    return Err(error(
+                        Some(format!("{key}.dir")),
+                        format!(
+                            "`{}` and `{other_key}.dir` `{}` overlap; each output needs a directory of its own",
+                            shown(dir),
+                            shown(other)
+                        ),
+                    ));
+                }
+            }
         }
         Ok(Self {
             file: file.to_path_buf(),
             root,
             command,
             schema_dir,
+            schema_shared,
             vectors_dir,
             generate_vectors,
             vector_settings,
             languages,
             docs_dir,
+            docs_shared,
         })
     }
 
@@ -320,11 +391,21 @@ impl Project {
     }
 }
 
+/// A project-relative directory's normal components (`./a/./b` → `[a, b]`).
+fn normal(dir: &Path) -> Vec<std::ffi::OsString> {
+    dir.components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(part) => Some(part.to_os_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Output and input directories stay inside the project: relative, no `..`.
 fn check_relative(dir: &Path) -> Result<(), String> {
     use std::path::Component;
     if dir.as_os_str().is_empty() {
-        return Err("a directory is empty; use \".\" for the project root".into());
+        return Err("is empty; name a directory below the project root".into());
     }
     for component in dir.components() {
         match component {

@@ -11,7 +11,7 @@ pub fn one_line(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() || is_line_terminator(c) => {
+            c if c.is_control() || is_line_terminator(c) || is_invisible(c) => {
                 out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
             }
             c => out.push(c),
@@ -26,6 +26,21 @@ pub fn is_line_terminator(c: char) -> bool {
     matches!(
         c,
         '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// Whether `c` is invisible or reorders the text around it: zero-width characters,
+/// bidirectional controls and the byte-order mark (what linters call invisible
+/// characters). Generated comments and docs write them as escapes, so what a reader
+/// sees is what the text says.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
     )
 }
 

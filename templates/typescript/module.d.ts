@@ -9,8 +9,7 @@ import type { {% for (exported, local) in runtime_types %}{% if !loop.first %}, 
 {%- when Decl::Imports(imports) -%}
 {{ imports|import_lines(js) }}
 {%- when Decl::Interface { doc, name, extends, members } -%}
-{{ doc|jsdoc(0) }}export interface {{ name }}
-{%- if !extends.is_empty() %} extends {% for e in extends %}{% if !loop.first %}, {% endif %}{{ e }}{% endfor %}{% endif %} {
+{{ doc|jsdoc(0) }}{{ name|interface_head(extends) }}
 {%- if members.is_empty() -%}
 }
 {%- else -%}

@@ -200,8 +200,8 @@ impl Py {
             Py::Lambda(body) => {
                 let inner = indent + INDENT;
                 let body_flat = body.flat();
-                if !body.splits() && inner + body_flat.len() <= WIDTH {
-                    // The body in parentheses of its own.
+                if !body.splits() {
+                    // The body in parentheses of its own (however long it still is).
                     return format!(
                         "lambda: (\n{}{body_flat}\n{})",
                         " ".repeat(inner),
@@ -274,8 +274,13 @@ pub fn assignment(
         // Nothing to split on the left: the value splits at its brackets.
         return format!("{head} = {}", value.layout(indent, head.len() + 3, 0));
     }
-    if let Py::Atom(_) = annotation {
-        // A name too long for the line stays on it (parentheses would not help).
+    if let Py::Atom(text) = annotation {
+        // A name too long for the line goes in parentheses of its own when it fits
+        // there; else it stays on the line (parentheses would not help).
+        let inner = indent + INDENT;
+        if value.is_none() && inner + text.len() <= WIDTH {
+            return format!("{pad}{target}: (\n{}{text}\n{pad})", " ".repeat(inner));
+        }
         return line;
     }
     let annotation_text = if annotation.splits() {
@@ -470,8 +475,9 @@ pub fn docstring_text(line: &str) -> String {
 }
 
 /// One docstring line: backslashes doubled, `"` escaped where it could close the
-/// string (next to another `"` or at either end), control characters and whitespace
-/// other than the space escaped (so ruff cannot strip or re-indent them).
+/// string (next to another `"` or at either end), control characters, invisible ones
+/// and whitespace other than the space escaped (so ruff cannot strip or re-indent
+/// them, and a reader sees what the text says).
 fn doc_text(line: &str) -> String {
     let chars: Vec<char> = line.chars().collect();
     let mut out = String::with_capacity(line.len());
@@ -487,7 +493,10 @@ fn doc_text(line: &str) -> String {
                     out.push('"');
                 }
             }
-            c if c.is_control() || (c.is_whitespace() && c != ' ') => {
+            c if c.is_control()
+                || (c.is_whitespace() && c != ' ')
+                || crate::emit::text::is_invisible(c) =>
+            {
                 escape_char(&mut out, c, None);
             }
             c => out.push(c),

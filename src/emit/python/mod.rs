@@ -197,14 +197,17 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
         }
         module_names.push(name);
     }
+    // The package's modules in the order isort and `__all__` keep them: by name.
+    let mut sorted_names = module_names.clone();
+    sorted_names.sort();
     files.push(OutputFile {
         path: format!("src/{package}/__init__.py"),
         contents: super::render_template(
             "python",
             &InitTemplate {
                 package: &package,
-                imports: &module::import_line(".", &module_names),
-                modules: &module_names,
+                imports: &module::import_line(".", &sorted_names),
+                modules: &sorted_names,
             },
             "__init__.py",
         )?,

@@ -974,13 +974,13 @@ impl<'m> Planner<'m> {
                 ..Class::default()
             };
             self.push(Decl::Class(Box::new(class)), bases);
-            let variant_tag = self.runtime("variant");
-            let annotated = self.typing("Annotated");
+            // `Annotated[Class, variant(tag)]`: imported below, unless the union is a
+            // single class.
             members.push(Py::sub(
-                annotated.flat(),
+                "Annotated",
                 vec![
                     Py::atom(&class_name),
-                    Py::call(variant_tag, vec![literal_value(tag_value)]),
+                    Py::call("variant", vec![literal_value(tag_value)]),
                 ],
             ));
             tags.push(literal_value(tag_value));
@@ -1016,11 +1016,9 @@ impl<'m> Planner<'m> {
                 ..Class::default()
             };
             self.push(Decl::Class(Box::new(class)), bases);
-            let unknown_label = self.runtime("UNKNOWN");
-            let annotated = self.typing("Annotated");
             members.push(Py::sub(
-                annotated.flat(),
-                vec![Py::atom(&class_name), Py::atom(unknown_label)],
+                "Annotated",
+                vec![Py::atom(&class_name), Py::atom("UNKNOWN")],
             ));
         }
         if members.len() == 1 {
@@ -1032,6 +1030,12 @@ impl<'m> Planner<'m> {
             let value = parts.into_iter().next().expect("class");
             self.alias_with_needs(name, value, doc_lines(&ty.docs, &[]));
             return Ok(());
+        }
+        if !union.variants.is_empty() {
+            self.runtime("variant");
+        }
+        if union.unknown.is_some() {
+            self.runtime("UNKNOWN");
         }
         let tagged = self.runtime("tagged");
         let mut args = vec![Py::string(tag), Py::Tuple(tags)];

@@ -17,6 +17,13 @@ pub enum Ts {
     Map(Box<Ts>),
     /// `[A, B]`.
     Tuple(Vec<Ts>),
+    /// `T[]` of a type that breaks (a map): `{ [key: string]: V }[]`.
+    Array(Box<Ts>),
+    /// An inline object type `{ k: T; … }`: its property keys (quoted, with `?` when
+    /// optional) and types.
+    Object(Vec<(String, Ts)>),
+    /// `A & { k: T; } & (B | C)`: unions are parenthesized.
+    Intersection(Vec<Ts>),
 }
 
 impl Ts {
@@ -30,13 +37,36 @@ impl Ts {
                 "[{}]",
                 items.iter().map(Ts::flat).collect::<Vec<_>>().join(", ")
             ),
+            Ts::Array(item) => format!("{}[]", item.flat()),
+            Ts::Object(properties) => {
+                let members: Vec<String> = properties
+                    .iter()
+                    .map(|(key, ty)| format!("{key}: {};", ty.flat()))
+                    .collect();
+                format!("{{ {} }}", members.join(" "))
+            }
+            Ts::Intersection(members) => members
+                .iter()
+                .map(Ts::in_intersection)
+                .collect::<Vec<_>>()
+                .join(" & "),
         }
     }
 
-    /// As an array element type: unions need parentheses.
+    /// A member of an intersection, one line: unions in parentheses.
+    fn in_intersection(&self) -> String {
+        match self {
+            Ts::Union(_) => format!("({})", self.flat()),
+            other => other.flat(),
+        }
+    }
+
+    /// As an array element type: unions need parentheses; a map keeps its structure,
+    /// which prettier breaks.
     pub fn array_of(&self) -> Ts {
         match self {
             Ts::Union(_) => Ts::Atom(format!("({})[]", self.flat())),
+            Ts::Map(_) => Ts::Array(Box::new(self.clone())),
             other => Ts::Atom(format!("{}[]", other.flat())),
         }
     }
@@ -107,13 +137,15 @@ fn layout(ty: &Ts, indent: usize, column: usize, tail: usize) -> String {
         return flat;
     }
     match ty {
-        Ts::Atom(_) => flat,
+        Ts::Atom(_) | Ts::Intersection(_) => flat,
         Ts::Tuple(items) => tuple_lines(indent, items),
         Ts::Map(value) => format!(
             "{{\n{}\n{}}}",
             property(indent + 2, "[key: string]", value),
             pad(indent)
         ),
+        Ts::Array(item) => format!("{}[]", layout(item, indent, column, tail + 2)),
+        Ts::Object(properties) => object_lines(indent, properties),
         Ts::Union(members) => {
             let lines: Vec<String> = members
                 .iter()
@@ -122,6 +154,15 @@ fn layout(ty: &Ts, indent: usize, column: usize, tail: usize) -> String {
             lines.join(&format!("\n{}", pad(indent)))
         }
     }
+}
+
+/// `{` properties one per line at `indent + 2` `}` (no trailing newline).
+fn object_lines(indent: usize, properties: &[(String, Ts)]) -> String {
+    let lines: Vec<String> = properties
+        .iter()
+        .map(|(key, ty)| property(indent + 2, key, ty))
+        .collect();
+    format!("{{\n{}\n{}}}", lines.join("\n"), pad(indent))
 }
 
 /// The lines of a union broken one member per line at `indent` (`| A`), the last one
@@ -157,6 +198,8 @@ pub fn property(indent: usize, key: &str, ty: &Ts) -> String {
             property(indent + 2, "[key: string]", value)
         ),
         Ts::Tuple(items) => format!("{p}{key}: {};", tuple_lines(indent, items)),
+        Ts::Array(item) => format!("{p}{key}: {}[];", layout(item, indent, indent + 80, 0)),
+        Ts::Object(properties) => format!("{p}{key}: {};", object_lines(indent, properties)),
         Ts::Union(members) => {
             let inner = pad(indent + 2);
             let moved = format!("{inner}{};", ty.flat());
@@ -169,7 +212,7 @@ pub fn property(indent: usize, key: &str, ty: &Ts) -> String {
         Ts::Atom(_) if key == "[key: string]" => {
             format!("{p}[\n{p}  key: string\n{p}]: {};", ty.flat())
         }
-        Ts::Atom(_) => line,
+        Ts::Atom(_) | Ts::Intersection(_) => line,
     }
 }
 
@@ -187,6 +230,11 @@ pub fn type_alias(name: &str, ty: &Ts) -> String {
         let params = params.trim_end_matches('>');
         return format!("export type {base}<\n  {params},\n> = {};", ty.flat());
     }
+    if let Ts::Intersection(members) = ty
+        && let Some(at) = members.iter().position(|m| matches!(m, Ts::Object(_)))
+    {
+        return intersection_lines(name, members, at);
+    }
     let moved = format!("  {};", ty.flat());
     match ty {
         Ts::Union(members) if !fits(&moved) && !ty.is_hugged() => {
@@ -199,6 +247,60 @@ pub fn type_alias(name: &str, ty: &Ts) -> String {
         Ts::Tuple(items) => format!("export type {name} = {};", tuple_lines(0, items)),
         _ => format!("export type {name} =\n{moved}"),
     }
+}
+
+/// `export type Name = A & { k: T; } & (B | C);` too long for a line: the object
+/// member `at` broken one property per line, the members before it on the line of `=`
+/// when that fits, else everything below it, indented.
+fn intersection_lines(name: &str, members: &[Ts], at: usize) -> String {
+    let Ts::Object(properties) = &members[at] else {
+        return format!(
+            "export type {name} = {};",
+            Ts::Intersection(members.to_vec()).flat()
+        );
+    };
+    let before: Vec<String> = members[..at].iter().map(Ts::in_intersection).collect();
+    let after: Vec<String> = members[at + 1..].iter().map(Ts::in_intersection).collect();
+    let open = if before.is_empty() {
+        "{".to_owned()
+    } else {
+        format!("{} & {{", before.join(" & "))
+    };
+    let close = if after.is_empty() {
+        "};".to_owned()
+    } else {
+        format!("}} & {};", after.join(" & "))
+    };
+    let head = format!("export type {name} = {open}");
+    let indent = if fits(&head) { 0 } else { 2 };
+    let p = pad(indent);
+    let lines: Vec<String> = properties
+        .iter()
+        .map(|(key, ty)| property(indent + 2, key, ty))
+        .collect();
+    let first = if indent == 0 {
+        head
+    } else {
+        format!("export type {name} =\n{p}{open}")
+    };
+    format!("{first}\n{}\n{p}{close}", lines.join("\n"))
+}
+
+/// `export interface Name extends A, B {`, the `extends` clause on a line of its own
+/// when the head is too long and extends more than one interface.
+pub fn interface_head(name: &str, extends: &[String]) -> String {
+    if extends.is_empty() {
+        return format!("export interface {name} {{");
+    }
+    let line = format!("export interface {name} extends {} {{", extends.join(", "));
+    // prettier keeps a single heritage on the line, however long.
+    if fits(&line) || extends.len() == 1 {
+        return line;
+    }
+    format!(
+        "export interface {name}\n  extends {} {{",
+        extends.join(", ")
+    )
 }
 
 /// `export type Name = First & (A | B) & (C | D);` for records with required aliased
@@ -239,14 +341,46 @@ pub fn intersection_alias(name: &str, first: &str, groups: &[Vec<String>]) -> St
     out
 }
 
-/// `head[a, b]tail`, broken one element per line (with a trailing comma) when too long.
+/// `head[a, b]tail`, broken one element per line (with a trailing comma) when too long;
+/// an array of numbers is filled instead, as many per line as fit (prettier's layout of
+/// a number array).
 fn bracketed(head: &str, elements: &[String], tail: &str) -> String {
     let line = format!("{head}[{}]{tail}", elements.join(", "));
     if fits(&line) {
         return line;
     }
+    if head.starts_with("const ") && elements.iter().all(|e| is_number_literal(e)) {
+        let mut lines: Vec<String> = Vec::new();
+        let mut current = String::new();
+        for element in elements {
+            let next = if current.is_empty() {
+                format!("  {element}")
+            } else {
+                format!("{current}, {element}")
+            };
+            if !current.is_empty() && width(&next) + 1 > WIDTH {
+                lines.push(format!("{current},"));
+                current = format!("  {element}");
+            } else {
+                current = next;
+            }
+        }
+        lines.push(format!("{current},"));
+        return format!("{head}[\n{}\n]{tail}", lines.join("\n"));
+    }
     let lines: Vec<String> = elements.iter().map(|e| format!("  {e},")).collect();
     format!("{head}[\n{}\n]{tail}", lines.join("\n"))
+}
+
+/// Whether `text` is a JavaScript number literal as symgen writes one (`-1`, `2.5`,
+/// `1e21`).
+fn is_number_literal(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty()
+        && digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
 }
 
 /// `export declare const name: readonly [a, b];` (a tuple of literal types).

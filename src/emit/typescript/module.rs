@@ -610,15 +610,16 @@ impl<'m> Emitter<'m> {
             None => self.push_interface(doc, variant_name, &extends, members),
             Some(payload) => {
                 // The payload is not an interface (a union or a map): intersect.
-                let flat: Vec<String> = members.iter().map(Member::flat).collect();
-                let tag_object = format!("{{ {} }}", flat.join(" "));
-                let mut parts: Vec<String> = extends;
+                let tag_object = Ts::Object(
+                    members
+                        .iter()
+                        .map(|m| (m.key.clone(), m.ty.clone()))
+                        .collect(),
+                );
+                let mut parts: Vec<Ts> = extends.into_iter().map(Ts::Atom).collect();
                 parts.push(tag_object);
-                parts.push(match payload {
-                    Ts::Union(_) => format!("({})", payload.flat()),
-                    other => other.flat(),
-                });
-                self.push_alias(doc, variant_name, Ts::Atom(parts.join(" & ")));
+                parts.push(payload);
+                self.push_alias(doc, variant_name, Ts::Intersection(parts));
             }
         }
     }

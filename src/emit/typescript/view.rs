@@ -55,11 +55,6 @@ impl Member {
             ty,
         }
     }
-
-    /// `key: T;` on one line (for an object type literal).
-    pub fn flat(&self) -> String {
-        format!("{}: {};", self.key, self.ty.flat())
-    }
 }
 
 /// One `import type` statement.
@@ -203,6 +198,16 @@ pub mod filters {
         indent: usize,
     ) -> askama::Result<Safe<String>> {
         Ok(Safe(layout::property(indent, &member.key, &member.ty)))
+    }
+
+    /// `export interface Name extends A, B {`, broken like prettier when long.
+    #[askama::filter_fn]
+    pub fn interface_head(
+        name: &str,
+        _: &dyn askama::Values,
+        extends: &[String],
+    ) -> askama::Result<Safe<String>> {
+        Ok(Safe(layout::interface_head(name, extends)))
     }
 
     /// `export type head = T;`, broken like prettier when long.

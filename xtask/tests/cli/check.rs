@@ -49,19 +49,16 @@ fn check_names_a_stale_schema_file_and_exits_1() {
 }
 
 #[test]
-fn check_reports_missing_and_orphaned_files() {
+fn check_reports_missing_orphaned_and_foreign_files() {
     let dir = tempfile::tempdir().unwrap();
-    cli::schema_only_project(dir.path());
     cli::schema_only_project(dir.path());
     assert!(cli::run(dir.path(), &["schema"]).status.success());
     std::fs::remove_file(dir.path().join("schema/dialectic.schema.json")).unwrap();
-    // A schema symgen wrote for a protocol that no longer exists, and a file of the
-    // user's own, which is none of symgen's business.
-    std::fs::write(
-        dir.path().join("schema/old.schema.json"),
-        "{\"x-symgen-protocol\": {\"id\": \"old\"}}\n",
-    )
-    .unwrap();
+    // A schema symgen wrote (its manifest lists it) for a protocol that no longer
+    // exists, and a file of the user's own in symgen's directory.
+    let old = "{\"x-symgen-protocol\": {\"id\": \"old\"}}\n";
+    std::fs::write(dir.path().join("schema/old.schema.json"), old).unwrap();
+    list_in_manifest(&dir.path().join("schema"), "old.schema.json", old);
     std::fs::write(dir.path().join("schema/NOTES.md"), "# our notes\n").unwrap();
     let out = cli::run(dir.path(), &["check"]);
     let stdout = cli::stdout(&out);
@@ -74,28 +71,75 @@ fn check_reports_missing_and_orphaned_files() {
         stdout.contains("orphaned: schema/old.schema.json"),
         "{stdout}"
     );
-    assert!(!stdout.contains("NOTES.md"), "{stdout}");
+    assert!(stdout.contains("foreign: schema/NOTES.md"), "{stdout}");
+}
+
+/// Adds `name` with the hash of `contents` to the manifest of `dir`, as if symgen had
+/// written it.
+fn list_in_manifest(dir: &std::path::Path, name: &str, contents: &str) {
+    use sha2::{Digest, Sha256};
+    let hex: String = Sha256::digest(contents.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let path = dir.join(".symgen-manifest");
+    let mut manifest = std::fs::read_to_string(&path).unwrap();
+    manifest.push_str(&format!("{hex}  {name}\n"));
+    std::fs::write(path, manifest).unwrap();
 }
 
 #[test]
 fn schema_deletes_only_the_files_symgen_wrote() {
     let dir = tempfile::tempdir().unwrap();
     cli::schema_only_project(dir.path());
-    let old = dir.path().join("schema/old.schema.json");
-    let notes = dir.path().join("schema/NOTES.md");
-    std::fs::create_dir_all(dir.path().join("schema")).unwrap();
-    std::fs::write(&old, "{\"x-symgen-protocol\": {\"id\": \"old\"}}\n").unwrap();
+    assert!(cli::run(dir.path(), &["schema"]).status.success());
+    let schema = dir.path().join("schema");
+    let old = schema.join("old.schema.json");
+    let changed = schema.join("changed.schema.json");
+    let notes = schema.join("NOTES.md");
+    let text = "{\"x-symgen-protocol\": {\"id\": \"old\"}}\n";
+    std::fs::write(&old, text).unwrap();
+    list_in_manifest(&schema, "old.schema.json", text);
+    // Listed, but changed since symgen wrote it: someone's now.
+    std::fs::write(&changed, "{\"mine\": true}\n").unwrap();
+    list_in_manifest(&schema, "changed.schema.json", text);
+    // A file of the user's own: `schema` refuses the directory and touches nothing.
     std::fs::write(&notes, "# our notes\n").unwrap();
+    let out = cli::run(dir.path(), &["schema"]);
+    assert_eq!(out.status.code(), Some(2), "{}", cli::stderr(&out));
+    assert!(
+        cli::stderr(&out).contains("NOTES.md"),
+        "{}",
+        cli::stderr(&out)
+    );
+    assert!(old.exists() && notes.exists());
+    // Allowed to keep files of its own, the directory is written; the orphan goes, the
+    // changed one and the user's stay.
+    std::fs::write(
+        dir.path().join("symgen.toml"),
+        "languages = []\n[schema]\nallow-other-files = true\n",
+    )
+    .unwrap();
     let out = cli::run(dir.path(), &["schema"]);
     assert!(out.status.success(), "{}", cli::stderr(&out));
     assert!(!old.exists(), "a schema symgen wrote is pruned");
+    assert!(
+        changed.exists(),
+        "a file changed since symgen wrote it stays"
+    );
+    assert!(
+        cli::stderr(&out).contains("changed since"),
+        "{}",
+        cli::stderr(&out)
+    );
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "# our notes\n");
     // No temporary file is left behind by the atomic writes.
-    let names: Vec<String> = std::fs::read_dir(dir.path().join("schema"))
+    let names: Vec<String> = std::fs::read_dir(&schema)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
+    std::fs::remove_file(&changed).unwrap();
     assert!(cli::run(dir.path(), &["check"]).status.success());
 }
 

@@ -5,5 +5,6 @@
 
 mod check;
 mod hostile;
+mod ownership;
 mod support;
 mod validate;

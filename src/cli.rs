@@ -316,6 +316,16 @@ impl Cli {
     fn project_schema_texts(&self, project: &Project) -> Result<Vec<(String, String)>> {
         if self.protocols.is_empty() {
             let dir = project.path(&project.schema_dir);
+            if !dir.is_dir() {
+                return Err(Error::Project(crate::project::Error {
+                    file: project.file.clone(),
+                    location: Some("schema.dir".into()),
+                    message: format!(
+                        "the schema directory `{}` does not exist: with no protocol registered, the schemas are read from there (or name the program that registers your types in `command`)",
+                        crate::files::shown(&project.schema_dir)
+                    ),
+                }));
+            }
             let mut files = emit::schema_files(std::slice::from_ref(&dir))?;
             files.sort();
             let mut texts = Vec::with_capacity(files.len());
@@ -357,6 +367,20 @@ impl Cli {
                 project.schema_dir.clone(),
                 project.schema_shared,
             )?);
+        }
+        // Vectors only read (no generated ones) must be there: each package's vector
+        // test reads them.
+        if let (Some(dir), false) = (&project.vectors_dir, project.generate_vectors)
+            && !project.path(dir).is_dir()
+        {
+            return Err(Error::Project(crate::project::Error {
+                file: project.file.clone(),
+                location: Some("vectors.dir".into()),
+                message: format!(
+                    "the directory `{}` does not exist; create it with your vectors (see docs/vectors.md), or remove the [vectors] table",
+                    crate::files::shown(dir)
+                ),
+            }));
         }
         if let (Some(dir), true) = (&project.vectors_dir, project.generate_vectors) {
             let (set, _) = vectors_set(

@@ -320,15 +320,18 @@ impl Project {
             ));
         }
         if let Some((key, _)) = table.iter().next() {
-            let hint = if emit::backends().iter().any(|b| b.name() == key) {
-                String::new()
-            } else {
+            let mut keys = vec!["command", "languages", "schema", "vectors", "docs"];
+            keys.extend(emit::backends().iter().map(|b| b.name()));
+            let closest = closest(key, &keys)
+                .map(|k| format!("did you mean `{k}`? "))
+                .unwrap_or_default();
+            return Err(error(
+                Some(key.clone()),
                 format!(
-                    "; the keys are command, languages, schema, vectors, docs and one table per language ({})",
+                    "unknown key; {closest}the keys are command, languages, schema, vectors, docs and one table per language ({})",
                     known()
-                )
-            };
-            return Err(error(Some(key.clone()), format!("unknown key{hint}")));
+                ),
+            ));
         }
         let outputs: Vec<(String, &PathBuf)> = std::iter::once(("schema".to_owned(), &schema_dir))
             .chain(vectors_dir.iter().map(|d| ("vectors".to_owned(), d)))
@@ -389,6 +392,36 @@ impl Project {
     pub fn language(&self, name: &str) -> Option<&Language> {
         self.languages.iter().find(|l| l.backend.name() == name)
     }
+}
+
+/// The key of `known` closest to `key` (edit distance at most a third of its length,
+/// and 2 at least), for a "did you mean" hint.
+fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    let distance = |a: &str, b: &str| {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut previous = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let current = row[j + 1];
+                row[j + 1] = if ca == *cb {
+                    previous
+                } else {
+                    1 + previous.min(row[j]).min(row[j + 1])
+                };
+                previous = current;
+            }
+        }
+        row[b.len()]
+    };
+    let limit = (key.chars().count() / 3).max(2);
+    known
+        .iter()
+        .map(|k| (distance(&key.to_lowercase(), k), *k))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, k)| k)
 }
 
 /// A project-relative directory's normal components (`./a/./b` → `[a, b]`).

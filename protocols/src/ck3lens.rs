@@ -1,4 +1,4 @@
-//! P5: the CK3 Lens VS Code IPC diagnostics server (catalog section 5).
+//! P5: the CK3 Lens VS Code IPC diagnostics server (docs/protocols.md).
 //!
 //! Newline-delimited JSON-RPC 2.0 over TCP on 127.0.0.1, plus a port-discovery file.
 //! Each method declares its params and result types (R8). An unknown method decodes to

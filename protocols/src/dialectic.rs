@@ -1,4 +1,4 @@
-//! P3: the Dialectic present-review socket protocol (catalog section 3; legacy).
+//! P3: the Dialectic present-review socket protocol (docs/protocols.md; legacy).
 //!
 //! The MCP server sends `{type: "present_review", id, payload}` to the VS Code extension
 //! and gets back a flat `{id, success, error?}`. Newline-delimited (R5, drift D-X4).

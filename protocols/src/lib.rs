@@ -1,4 +1,4 @@
-//! The five protocols of symgen's protocol catalog (`../shared/protocol-catalog.md`),
+//! The five protocols symgen ships (docs/protocols.md: their programs, rules and drifts),
 //! declared with `symgen-wire`: symgen's first user. Each module declares one
 //! protocol's types and its [`Protocol`]; [`all`] lists them in catalog order.
 //!

@@ -1,4 +1,4 @@
-//! P1: the Symposium IPC bus (catalog section 1).
+//! P1: the Symposium IPC bus (docs/protocols.md).
 //!
 //! Every line on the daemon's bus is one envelope `{type, id, sender, payload}`: the
 //! `type` tag selects the payload type, `id` correlates a `response` with its request,

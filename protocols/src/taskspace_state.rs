@@ -1,4 +1,4 @@
-//! P2: the TaskspaceState request/response (catalog section 2).
+//! P2: the TaskspaceState request/response (docs/protocols.md).
 //!
 //! Rides on the P1 bus as `type: "taskspace_state"`: the single read/write operation on
 //! a taskspace's user-visible state. A read sends only the two ids; a write also sends

@@ -1,4 +1,4 @@
-//! P4: the worker sideband protocol ("sideband v0", catalog section 4).
+//! P4: the worker sideband protocol ("sideband v0", docs/protocols.md).
 //!
 //! JSON lines between an MCP REPL server and its language worker, internally tagged by
 //! `"type"` with snake_case values. A unit message is exactly `{"type": "<tag>"}`;

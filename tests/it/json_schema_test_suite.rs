@@ -2,18 +2,11 @@
 //! (`Validator::from_schema`, then `validate_value` and `validate_str` on each case's
 //! data): every required test must pass on both paths.
 //!
-//! The suite is not part of this repository: the test reads it from the directory in
-//! `SYMGEN_JSON_SCHEMA_TEST_SUITE` (`scripts/test-rust.sh` points it at
-//! `../shared/json-schema-test-suite`) and is ignored by default so a plain `cargo test`
-//! needs nothing outside the repository. Run it with
-//!
-//! ```text
-//! SYMGEN_JSON_SCHEMA_TEST_SUITE=../shared/json-schema-test-suite \
-//!     cargo test --test json_schema_test_suite -- --ignored
-//! ```
-//!
-//! `remotes/` is served locally for `http://localhost:1234/`; nothing is fetched over
-//! the network. Files under `optional/` are run and reported, not required.
+//! The suite is in the repository (`tests/fixtures/json-schema-test-suite/`, MIT, with
+//! its licence and the commit it came from in `SOURCE.md`), so this runs with every
+//! `cargo test`. `remotes/` is served locally for `http://localhost:1234/`; nothing is
+//! fetched over the network. Files under `optional/` are run and reported, not
+//! required.
 
 use std::path::{Path, PathBuf};
 
@@ -36,10 +29,7 @@ struct Case {
 }
 
 fn suite_dir() -> PathBuf {
-    let dir = std::env::var_os("SYMGEN_JSON_SCHEMA_TEST_SUITE").unwrap_or_else(|| {
-        panic!("set SYMGEN_JSON_SCHEMA_TEST_SUITE to the JSON Schema Test Suite directory")
-    });
-    let dir = PathBuf::from(dir);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/json-schema-test-suite");
     assert!(
         dir.join("tests/draft2020-12").is_dir() && dir.join("remotes").is_dir(),
         "{} is not the JSON Schema Test Suite (no tests/draft2020-12 or remotes)",
@@ -140,7 +130,6 @@ fn run(files: &[PathBuf], remotes: &Path) -> Tally {
 }
 
 #[test]
-#[ignore = "needs the JSON Schema Test Suite: set SYMGEN_JSON_SCHEMA_TEST_SUITE and run with --ignored"]
 fn every_required_draft_2020_12_test_passes() {
     let dir = suite_dir();
     let remotes = dir.join("remotes");

@@ -14,6 +14,7 @@ mod emit_snapshots;
 mod injection;
 mod json_schema_test_suite;
 mod model;
+mod project_errors;
 mod python_package;
 mod quick_decode;
 mod readme;

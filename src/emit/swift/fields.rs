@@ -165,10 +165,20 @@ impl FieldPlan {
             )),
         }
         if let Some(bounds) = ctx.bounded_int(&self.field.ty).and_then(types::int_bounds) {
+            // An alias of a nullable integer adds an optional layer (`Int64??`, or
+            // `[Int64?]?` for its array): the check sees the values that are there.
+            let value = match (
+                ctx.optional_aliases(&self.field.ty),
+                &self.field.ty.non_null(),
+            ) {
+                (0, _) => target,
+                (_, TypeExpr::Array(_)) => format!("{target}?.compactMap {{ $0 }}"),
+                (layers, _) => format!("{target}{}", " ?? nil".repeat(layers)),
+            };
             out.push_str(&layout::call(
                 indent,
                 "try container.check(",
-                &[target, format!("forKey: {key}"), format!("in: {bounds}")],
+                &[value, format!("forKey: {key}"), format!("in: {bounds}")],
                 ")",
             ));
         }

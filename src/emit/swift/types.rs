@@ -208,6 +208,32 @@ impl<'a> TypeContext<'a> {
             other => direct(other),
         }
     }
+
+    /// How many aliases of a nullable type `expr` goes through before it reaches its
+    /// integer (`LineLength = Int64?`): each is one more optional layer on the Swift
+    /// value than the field's own.
+    pub fn optional_aliases(&self, expr: &TypeExpr) -> usize {
+        let mut current = match expr.non_null() {
+            TypeExpr::Array(item) => item.as_ref(),
+            other => other,
+        };
+        let mut layers = 0;
+        for _ in 0..=self.model.types.len() {
+            match current.non_null() {
+                TypeExpr::Ref(name) => match self.model.get(name).map(|t| &t.kind) {
+                    Some(TypeKind::Alias(inner)) => {
+                        if inner.is_nullable() {
+                            layers += 1;
+                        }
+                        current = inner;
+                    }
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        layers
+    }
 }
 
 /// The Swift type of a literal value.

@@ -351,7 +351,10 @@ pub fn generate(
             &PackageTemplate {
                 package: &package.package,
                 test_target: &package.tests,
-                modules: library_names,
+                products: library_names
+                    .iter()
+                    .map(|name| product_line(name))
+                    .collect(),
                 targets,
                 tests: test_dependencies,
             },
@@ -504,6 +507,21 @@ fn target_line(name: &str, dependencies: &[String]) -> String {
 
 /// A dictionary literal entry `key: value,` at 4 spaces, broken after the colon when
 /// too long.
+/// `.library(name: "M", targets: ["M"]),` as swift-format prints it: on one line, else
+/// its arguments on the next, else one per line with the parenthesis after the last.
+fn product_line(name: &str) -> String {
+    let fits = |line: &str| line.chars().count() <= layout::LINE_LIMIT;
+    let line = format!("    .library(name: \"{name}\", targets: [\"{name}\"]),");
+    if fits(&line) {
+        return line;
+    }
+    let arguments = format!("      name: \"{name}\", targets: [\"{name}\"]),");
+    if fits(&arguments) {
+        return format!("    .library(\n{arguments}");
+    }
+    format!("    .library(\n      name: \"{name}\",\n      targets: [\"{name}\"]),")
+}
+
 fn dictionary_entry(key: &str, value: &str, comma: bool) -> String {
     let comma = if comma { "," } else { "" };
     let fits = |line: &str| line.chars().count() <= layout::LINE_LIMIT;

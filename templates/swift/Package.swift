@@ -6,8 +6,8 @@ import PackageDescription
 let package = Package(
   name: "{{ package }}",
   products: [
-{%- for m in modules %}
-    .library(name: "{{ m }}", targets: ["{{ m }}"]),
+{%- for product in products %}
+{{ product|safe }}{# raw: a `.library(...)` of a quoted module name, checked by naming::check_module_name or made by naming::type_name, laid out by layout::call #}
 {%- endfor %}
   ],
   targets: [

@@ -19,7 +19,7 @@
 {{ arm|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
     default:
-      throw DecodingError.unknownValue(value, of: {{ name_literal|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #}, in: decoder)
+{{ unknown_throw|safe }}{# raw: a call of a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped), laid out by layout::call #}
     }
   }
 

@@ -62,8 +62,9 @@ pub(super) fn render(
             let ty = space.get_type(&id).map_err(|err| err.to_string())?;
             types.insert(name.clone(), ty.name());
         }
-        let file: syn::File =
+        let mut file: syn::File =
             syn::parse2(space.to_stream()).map_err(|err| format!("typify wrote no Rust: {err}"))?;
+        rename_clashing_extras(&mut file.items);
         Ok(Rendered {
             source: escape_unprintable(&prettyplease::unparse(&file)),
             types,
@@ -78,6 +79,68 @@ pub(super) fn render(
             .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
             .unwrap_or_else(|| "typify failed".to_owned())),
     }
+}
+
+/// Where a struct has a property named `extra` and typify adds its map of unknown keys
+/// (`#[serde(flatten)] extra`) beside it, the map takes another name (`extra_keys`, or
+/// `extra_keys2`, …): typify names both `extra`, which does not compile. The wire is
+/// unchanged (a flattened field has no key of its own).
+fn rename_clashing_extras(items: &mut [syn::Item]) {
+    for item in items {
+        match item {
+            syn::Item::Struct(item) => {
+                let syn::Fields::Named(fields) = &mut item.fields else {
+                    continue;
+                };
+                let named =
+                    |f: &syn::Field, name: &str| f.ident.as_ref().is_some_and(|i| i == name);
+                if fields.named.iter().filter(|f| named(f, "extra")).count() < 2 {
+                    continue;
+                }
+                let taken: Vec<String> = fields
+                    .named
+                    .iter()
+                    .filter_map(|f| f.ident.as_ref().map(ToString::to_string))
+                    .collect();
+                let fresh = std::iter::once("extra_keys".to_owned())
+                    .chain((2..).map(|n| format!("extra_keys{n}")))
+                    .find(|name| !taken.contains(name))
+                    .unwrap_or_default();
+                let flattened = fields
+                    .named
+                    .iter_mut()
+                    .find(|f| named(f, "extra") && f.attrs.iter().any(is_serde_flatten));
+                if let Some(field) = flattened
+                    && let Some(ident) = &field.ident
+                {
+                    field.ident = Some(syn::Ident::new(&fresh, ident.span()));
+                }
+            }
+            syn::Item::Mod(module) => {
+                if let Some((_, items)) = &mut module.content {
+                    rename_clashing_extras(items);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether an attribute is `#[serde(…, flatten, …)]`.
+fn is_serde_flatten(attribute: &syn::Attribute) -> bool {
+    if !attribute.path().is_ident("serde") {
+        return false;
+    }
+    let mut flatten = false;
+    let _ = attribute.parse_nested_meta(|meta| {
+        if meta.path.is_ident("flatten") {
+            flatten = true;
+        } else if meta.input.peek(syn::Token![=]) {
+            let _: syn::Expr = meta.value()?.parse()?;
+        }
+        Ok(())
+    });
+    flatten
 }
 
 /// `source` with every character rustc refuses or that could end a line for a reader

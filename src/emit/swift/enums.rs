@@ -80,7 +80,18 @@ fn render_literal_enum(
         )
         .trim_end()
         .to_owned(),
-        name_literal: string_literal(name),
+        unknown_throw: layout::call(
+            6,
+            "throw DecodingError.unknownValue(",
+            &[
+                "value".to_owned(),
+                format!("of: {}", string_literal(name)),
+                "in: decoder".to_owned(),
+            ],
+            ")",
+        )
+        .trim_end()
+        .to_owned(),
         cases: declarations,
         value_arms,
         decode_arms,

@@ -443,6 +443,39 @@ impl Lines {
     }
 
     /// Appends a line, preceded by [`IGNORE`] when it is too long.
+    /// Appends `case a, b, …:` as swift-format fills it: the patterns on the first
+    /// line while they fit, the rest on continuation lines two spaces in.
+    pub fn case(&mut self, patterns: &[String]) -> &mut Self {
+        let pad = " ".repeat(self.indent);
+        let line = format!("{pad}case {}:", patterns.join(", "));
+        if fits(&format!("{line}\n")) {
+            self.out.push_str(&line);
+            self.out.push('\n');
+            return self;
+        }
+        let mut current = format!("{pad}case ");
+        let mut first = true;
+        for (i, pattern) in patterns.iter().enumerate() {
+            let end = if i + 1 == patterns.len() { ":" } else { "," };
+            let piece = if first {
+                format!("{pattern}{end}")
+            } else {
+                format!(" {pattern}{end}")
+            };
+            if !first && !fits(&format!("{current}{piece}\n")) {
+                self.out.push_str(&current);
+                self.out.push('\n');
+                current = format!("{pad}  {pattern}{end}");
+            } else {
+                current.push_str(&piece);
+            }
+            first = false;
+        }
+        self.out.push_str(&current);
+        self.out.push('\n');
+        self
+    }
+
     pub fn guarded_line(&mut self, text: impl AsRef<str>) -> &mut Self {
         let line = format!("{}{}\n", " ".repeat(self.indent), text.as_ref());
         self.out.push_str(&guarded(line, self.indent));

@@ -82,8 +82,8 @@ pub struct LiteralEnumTemplate {
     pub docs: String,
     /// The declaration line(s) up to the opening brace.
     pub header: String,
-    /// The type name as a string literal.
-    pub name_literal: String,
+    /// `throw DecodingError.unknownValue(…)` for a value no case has, laid out.
+    pub unknown_throw: String,
     /// Case declarations with their doc comments, indented.
     pub cases: Vec<String>,
     /// `case .a: .string("a")` arms of `value`.
@@ -168,8 +168,8 @@ pub struct PackageTemplate<'a> {
     pub package: &'a str,
     /// The test target.
     pub test_target: &'a str,
-    /// Library module names, runtime first.
-    pub modules: Vec<String>,
+    /// The products (`.library(...),`, laid out), runtime first.
+    pub products: Vec<String>,
     /// The library targets (`.target(...),`, laid out), runtime first.
     pub targets: Vec<String>,
     /// The test target's dependencies; no test target when empty.

@@ -109,7 +109,9 @@ impl<'a> TypeContext<'a> {
         Ok(match (expr, value) {
             (_, Value::Null) => "nil".to_owned(),
             (TypeExpr::Bool, Value::Bool(b)) => b.to_string(),
-            (TypeExpr::Integer(_) | TypeExpr::Number(_), Value::Number(n)) => n.to_string(),
+            (TypeExpr::Integer(_) | TypeExpr::Number(_), Value::Number(n)) => {
+                grouped(&n.to_string())
+            }
             (TypeExpr::String(_), Value::String(s)) => string_literal(s),
             (TypeExpr::Array(_), Value::Array(items)) if items.is_empty() => "[]".to_owned(),
             (TypeExpr::Map(_), Value::Object(map)) if map.is_empty() => "[:]".to_owned(),
@@ -175,9 +177,13 @@ pub fn int_bounds(int: &IntType) -> Option<String> {
     let max = int.maximum.filter(|&m| m < high);
     match (min, max) {
         (None, None) => None,
-        (Some(min), None) => Some(format!("{min}...{ty}.max")),
-        (None, Some(max)) => Some(format!("{ty}.min...{max}")),
-        (Some(min), Some(max)) => Some(format!("{min}...{max}")),
+        (Some(min), None) => Some(format!("{}...{ty}.max", grouped(&min.to_string()))),
+        (None, Some(max)) => Some(format!("{ty}.min...{}", grouped(&max.to_string()))),
+        (Some(min), Some(max)) => Some(format!(
+            "{}...{}",
+            grouped(&min.to_string()),
+            grouped(&max.to_string())
+        )),
     }
 }
 
@@ -253,9 +259,29 @@ pub fn literal_value(literal: &Literal) -> String {
     match literal {
         Literal::String(s) => string_literal(s),
         Literal::Bool(b) => b.to_string(),
-        Literal::Number(n) => n.to_string(),
+        Literal::Number(n) => grouped(&n.to_string()),
         Literal::Null => "JSONValue.null".to_owned(),
     }
+}
+
+/// An integer literal as swift-format wants it: seven digits or more grouped by three
+/// with `_` (`9_007_199_254_740_991`); anything else (a fraction, an exponent) as it is.
+pub fn grouped(number: &str) -> String {
+    let (sign, digits) = match number.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", number),
+    };
+    if digits.len() < 7 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return number.to_owned();
+    }
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}")
 }
 
 /// A `JSONValue` expression for a literal.
@@ -263,8 +289,10 @@ pub fn literal_json(literal: &Literal) -> String {
     match literal {
         Literal::String(s) => format!(".string({})", string_literal(s)),
         Literal::Bool(b) => format!(".bool({b})"),
-        Literal::Number(n) if n.is_i64() => format!(".integer({n})"),
-        Literal::Number(n) if n.is_u64() => format!(".unsignedInteger({n})"),
+        Literal::Number(n) if n.is_i64() => format!(".integer({})", grouped(&n.to_string())),
+        Literal::Number(n) if n.is_u64() => {
+            format!(".unsignedInteger({})", grouped(&n.to_string()))
+        }
         Literal::Number(n) => format!(".number({n})"),
         Literal::Null => ".null".to_owned(),
     }

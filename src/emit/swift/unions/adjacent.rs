@@ -65,7 +65,7 @@ pub(super) fn adjacent_decode_switch(
 ) {
     lines.line("switch tag {");
     for case in &body.cases {
-        lines.guarded_line(format!("case {}:", case.spellings.join(", ")));
+        lines.case(&case.spellings);
         lines.push();
         match (&case.value, &case.variant.payload) {
             (Some(value), Payload::Content(field)) => {

@@ -16,7 +16,7 @@ pub(super) fn external_enum(
         decode.line("{").push();
         decode.line("switch tag {");
         for case in &units {
-            decode.guarded_line(format!("case {}:", case.spellings.join(", ")));
+            decode.case(&case.spellings);
             decode
                 .push()
                 .line(format!("self = .{}", case.escaped()))
@@ -46,12 +46,14 @@ pub(super) fn external_enum(
     decode.line("switch key.stringValue {");
     for case in body.cases.iter().filter(|c| c.value.is_some()) {
         let value = case.value.as_deref().unwrap_or_default();
-        decode.guarded_line(format!("case {}:", case.spellings.join(", ")));
+        decode.case(&case.spellings);
         decode
             .push()
-            .line(format!(
-                "let payload = try container.decodeRequired({value}.self, forKey: key)"
-            ))
+            .call(
+                "let payload = try container.decodeRequired(",
+                &[format!("{value}.self"), "forKey: key".to_owned()],
+                ")",
+            )
             .line(format!("self = .{}(payload)", case.escaped()))
             .pop();
     }

@@ -20,7 +20,7 @@ pub(super) fn internal_enum(
     );
     decode.line("switch tag {");
     for case in &body.cases {
-        decode.guarded_line(format!("case {}:", case.spellings.join(", ")));
+        decode.case(&case.spellings);
         decode.push();
         match &case.value {
             None => decode.line(format!("self = .{}", case.escaped())),

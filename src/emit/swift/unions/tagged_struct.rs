@@ -68,7 +68,7 @@ pub(super) fn tagged_struct(
     } else {
         decode.line("switch tag {");
         for case in &body.cases {
-            decode.guarded_line(format!("case {}:", case.spellings.join(", ")));
+            decode.case(&case.spellings);
             decode.push();
             match &case.value {
                 None => decode.line(format!("{target} = .{}", case.escaped())),

@@ -89,11 +89,11 @@ pub fn current_user() -> Option<u32> {
 /// The directories a project file is looked for in, from `start` up: each ancestor,
 /// until one is on another filesystem than `start` or owned by another user than `user`
 /// (unless listed as safe). `owner` says who owns a directory.
-pub fn search_path<'p>(
-    start: &'p Path,
+pub fn search_path(
+    start: &Path,
     user: Option<u32>,
     owner: impl Fn(&Path) -> Option<Owner>,
-) -> Vec<&'p Path> {
+) -> Vec<&Path> {
     let first = owner(start);
     let mut dirs = Vec::new();
     for dir in start.ancestors() {

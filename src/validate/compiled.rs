@@ -415,6 +415,7 @@ impl CompiledSchema {
         }
         // A reference written as an IRI is read as the URI it stands for.
         crate::uri::iris_as_uris(&mut document);
+        super::widths::integer_formats_as_bounds(&mut document);
         let declared: Vec<String> = document
             .pointer("/x-symgen-protocol/roots")
             .and_then(Value::as_array)
@@ -680,14 +681,27 @@ impl CompiledSchema {
             .filter(|evaluation| evaluation.flag().valid)
             .and_then(|evaluation| serde_json::to_value(evaluation.hierarchical()).ok())
         {
-            Some(output) => faults::kept(text, value, found, &output, &root.source, &|uri| {
-                self.document_at(uri)
-            }),
+            Some(output) => faults::kept(
+                text,
+                value,
+                found,
+                &output,
+                &root.source,
+                &|uri| self.document_at(uri),
+                self.keeps_unknown_keys(),
+            ),
             None => found
                 .iter()
                 .map(|fault| faults::violation(text, fault))
                 .collect(),
         }
+    }
+
+    /// Whether the generated types keep the keys a schema does not declare: those of a
+    /// schema symgen did not write do (as free-form JSON); a protocol's ignore them
+    /// (rule R2), as serde does.
+    fn keeps_unknown_keys(&self) -> bool {
+        self.document.get("x-symgen-protocol").is_none()
     }
 
     /// The roots' known string tags by tag key (on first use).
@@ -1054,9 +1068,15 @@ impl CompiledSchema {
             .filter(|evaluation| evaluation.flag().valid)
             .and_then(|evaluation| serde_json::to_value(evaluation.hierarchical()).ok())
         {
-            Some(output) => faults::kept(text, value, &found, &output, &reply.document, &|uri| {
-                self.document_at(uri)
-            }),
+            Some(output) => faults::kept(
+                text,
+                value,
+                &found,
+                &output,
+                &reply.document,
+                &|uri| self.document_at(uri),
+                self.keeps_unknown_keys(),
+            ),
             None => found
                 .iter()
                 .map(|fault| faults::violation(text, fault))

@@ -594,14 +594,16 @@ impl Evaluated {
     /// Whether a fault is one serde refuses: a value or key where the message is
     /// decoded; an integral float where it is decoded as a Rust integer; a key given
     /// twice where a decoded object declares it.
-    fn counts(&self, message: &Value, fault: &Fault) -> bool {
+    /// With `all_decoded` (a schema symgen did not write, whose generated types keep
+    /// every key they do not declare), a value fault counts wherever it is.
+    fn counts(&self, message: &Value, fault: &Fault, all_decoded: bool) -> bool {
         match fault.what {
             FaultKind::Duplicate => {}
             FaultKind::FloatInteger => {
                 return self.integers.contains(&fault.pointer)
                     && self.kept(message, &fault.pointer);
             }
-            _ => return self.kept(message, &fault.pointer),
+            _ => return all_decoded || self.kept(message, &fault.pointer),
         }
         let (object, token) = fault
             .pointer
@@ -680,7 +682,10 @@ pub fn visible(schema: &Value) -> Value {
 
 /// The faults of `message` that sit where it is decoded, as violations, given the
 /// hierarchical output of the schema walk that accepted it (`schema`: what the walk
-/// ran, which the output's schema locations point into).
+/// ran, which the output's schema locations point into). `all_decoded`: every value
+/// of the message is decoded (the generated types of a schema symgen did not write
+/// keep the keys they do not declare); otherwise a key no subschema names is skipped,
+/// as serde skips it.
 pub fn kept(
     text: &str,
     message: &Value,
@@ -688,11 +693,12 @@ pub fn kept(
     output: &Value,
     schema: &Value,
     documents: &dyn Fn(&str) -> Option<Value>,
+    all_decoded: bool,
 ) -> Vec<Violation> {
     let evaluated = Evaluated::from_output(output, schema, documents);
     faults
         .iter()
-        .filter(|fault| evaluated.counts(message, fault))
+        .filter(|fault| evaluated.counts(message, fault, all_decoded))
         .map(|fault| violation(text, fault))
         .collect()
 }
@@ -894,17 +900,33 @@ mod tests {
     }
 
     fn kept_pointers(schema: Value, text: &str) -> Vec<String> {
+        kept_pointers_in(schema, text, false)
+    }
+
+    fn kept_pointers_in(schema: Value, text: &str, all_decoded: bool) -> Vec<String> {
+        kept_violations(schema, text, all_decoded)
+            .into_iter()
+            .map(|v| v.pointer)
+            .collect()
+    }
+
+    /// The faults of `text` that count, for a schema that accepts its stand-ins.
+    fn kept_violations(schema: Value, text: &str, all_decoded: bool) -> Vec<Violation> {
         let (message, found) = parse(text).unwrap();
         let engine = jsonschema::validator_for(&visible(&schema)).unwrap();
         let evaluation = engine.evaluate(&message);
         assert!(evaluation.flag().valid, "{text}");
         let output = serde_json::to_value(evaluation.hierarchical()).unwrap();
-        kept(text, &message, &found, &output, &visible(&schema), &|_| {
-            None
-        })
-        .into_iter()
-        .map(|v| v.pointer)
-        .collect()
+        let schema = visible(&schema);
+        kept(
+            text,
+            &message,
+            &found,
+            &output,
+            &schema,
+            &|_| None,
+            all_decoded,
+        )
     }
 
     #[test]
@@ -929,6 +951,20 @@ mod tests {
             kept_pointers(schema, text),
             ["/free/a/0", "/list/0", "/map/c/d", "/pick/y", ""]
         );
+    }
+
+    #[test]
+    fn every_value_fault_counts_where_unknown_keys_are_kept() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"map": {"type": "object", "patternProperties": {"/$": {"type": "string"}}}}
+        });
+        let text = r#"{"map": {"key": "\ud800"}, "zz": 1e400, "zz": 1}"#;
+        assert_eq!(
+            kept_pointers_in(schema.clone(), text, false),
+            Vec::<String>::new()
+        );
+        assert_eq!(kept_pointers_in(schema, text, true), ["/map/key", "/zz"]);
     }
 
     #[test]
@@ -990,12 +1026,7 @@ mod tests {
             "zz": 5.0, "big": 18446744073709551616}"#;
         assert_eq!(kept_pointers(schema.clone(), text), ["/n", "/m"]);
         let text = r#"{"n": 7, "m": 18446744073709551616}"#;
-        let (message, found) = parse(text).unwrap();
-        let engine = jsonschema::validator_for(&visible(&schema)).unwrap();
-        let output = serde_json::to_value(engine.evaluate(&message).hierarchical()).unwrap();
-        let violations = kept(text, &message, &found, &output, &visible(&schema), &|_| {
-            None
-        });
+        let violations = kept_violations(schema, text, false);
         assert_eq!(violations.len(), 1);
         assert_eq!(
             violations[0].message,

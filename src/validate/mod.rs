@@ -60,6 +60,7 @@ pub mod stream;
 mod tape;
 mod text;
 mod validator;
+mod widths;
 
 pub use compiled::{DEFAULT_MAX_ERRORS, SchemaOptions};
 pub use keywords::{Asks, Failure, only as only_failing};

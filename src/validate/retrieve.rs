@@ -91,6 +91,7 @@ impl Retrieve for LocalRetriever {
         let mut document: Value = serde_json::from_str(&text)
             .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?;
         crate::uri::iris_as_uris(&mut document);
+        super::widths::integer_formats_as_bounds(&mut document);
         Ok(document)
     }
 }

@@ -202,6 +202,14 @@ def _key(value: object) -> tuple[type, object]:
     return (type(value), value)
 
 
+class _Tagged(Discriminator):
+    """pydantic's `Discriminator`, hashable: Python 3.11 hashes the metadata of an
+    `Annotated` type put in a union (`Pet | None`), and the error context is a dict."""
+
+    def __hash__(self) -> int:
+        return hash(self.discriminator)
+
+
 def tagged(
     key: str | None,
     tags: Iterable[object],
@@ -257,7 +265,7 @@ def tagged(
     else:
         message = f"`{key}` is missing, not a tag or unknown; expected one of {known}"
         pointer = "/" + _escape(key)
-    return Discriminator(
+    return _Tagged(
         label_of,
         custom_error_type="symgen_tag",
         custom_error_message="{message}",

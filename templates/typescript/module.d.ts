@@ -28,6 +28,10 @@ import type { {% for (exported, local) in runtime_types %}{% if !loop.first %}, 
 {{ doc|jsdoc(0) }}{{ name|declare_guard(param, known) }}
 {%- endmatch %}
 {%- endfor %}
+{%- if !reexports.is_empty() %}
+
+{{ reexports|name_list("export type ") }}
+{%- endif %}
 {%- for function in api %}
 
 {{ function.doc|jsdoc(0) }}{{ function|api_declaration }}

@@ -553,6 +553,16 @@ fn hostile_deep_nesting_is_an_error() {
     assert!(message.contains("nested deeper than"), "{message}");
 }
 
+/// A `$ref` beside other keywords that leads back to itself (77 bytes that overflowed
+/// the stack of every generator): a located error.
+#[test]
+fn a_ref_beside_keywords_that_leads_back_to_itself_is_an_error() {
+    let message = error(&json!({
+        "properties": { "a": { "additionalProperties": {}, "$ref": "#/properties/a" } }
+    }));
+    assert!(message.contains("alias of itself"), "{message}");
+}
+
 #[test]
 fn invalid_json_is_an_error() {
     let err = parse_str("bad.json", "{\"$defs\": ").unwrap_err();

@@ -171,7 +171,6 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
     modules.sort_by(|a, b| a.stem.cmp(&b.stem));
     let mut files = Vec::new();
     let mut module_names = Vec::new();
-    let mut protocol_modules = Vec::new();
     let python_names: Vec<(&Module, String)> = modules
         .into_iter()
         .map(|module| (module, scope.claim(names::snake(&module.stem, "m"))))
@@ -192,14 +191,12 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
             path: format!("src/{package}/{name}.py"),
             contents,
         });
-        if module.model.protocol.is_some() {
-            protocol_modules.push(name.clone());
-        }
         module_names.push(name);
     }
-    // The package's modules in the order isort and `__all__` keep them: by name.
+    // The package's modules in the order isort and `__all__` keep them: by name, digits
+    // by value.
     let mut sorted_names = module_names.clone();
-    sorted_names.sort();
+    module::sort_names(&mut sorted_names);
     files.push(OutputFile {
         path: format!("src/{package}/__init__.py"),
         contents: super::render_template(
@@ -223,7 +220,6 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
     // With vectors, the suite covers every module: a protocol must have vectors, any
     // other schema is checked when its directory exists.
     let tests = input.vectors.is_some() && !module_names.is_empty();
-    let _ = &protocol_modules;
     if let (Some(vectors), true) = (input.vectors, tests) {
         files.push(OutputFile {
             path: "tests/test_vectors.py".to_owned(),
@@ -231,7 +227,7 @@ pub fn render_package(input: &Input<'_>, options: &Options) -> Result<Vec<Output
                 "python",
                 &VectorTestsTemplate {
                     package: &package,
-                    imports: &module::import_line(&package, &module_names),
+                    imports: &module::import_line(&package, &sorted_names),
                     modules: &layout::assignment(
                         0,
                         "MODULES",

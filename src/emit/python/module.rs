@@ -54,7 +54,7 @@ pub struct ModuleView {
 }
 
 /// The imports a module uses, by source.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct Imports {
     typing: BTreeSet<&'static str>,
     extensions: BTreeSet<&'static str>,
@@ -410,7 +410,13 @@ impl<'m> Planner<'m> {
             (_, false) if default.is_some() => {
                 let default = default.expect("checked");
                 let mut ty = self.expr(field.ty.non_null());
-                if nullable {
+                if nullable && self.model.protocol.is_none() {
+                    // A schema symgen did not write: `null` is a value of its own (the
+                    // default is for absence), kept as `None` and left out on encoding.
+                    ty = self.expr(&field.ty);
+                    let is_none = self.runtime("is_none");
+                    keywords.push(Py::kw("exclude_if", Py::atom(is_none)));
+                } else if nullable {
                     // `null` stands for absent (R3): the default.
                     let annotated = self.typing("Annotated");
                     let use_default = self.runtime("DEFAULT_IF_NULL");
@@ -581,6 +587,21 @@ impl<'m> Planner<'m> {
                 ]
             }
         }
+    }
+
+    /// The type `expr` names once references to aliases are followed.
+    fn alias_target<'e>(&'e self, expr: &'e TypeExpr) -> &'e TypeExpr {
+        let mut current = expr;
+        for _ in 0..=self.model.types.len() {
+            match current {
+                TypeExpr::Ref(name) => match self.model.get(name).map(|t| &t.kind) {
+                    Some(TypeKind::Alias(next)) => current = next,
+                    _ => return current,
+                },
+                _ => return current,
+            }
+        }
+        current
     }
 
     // ----- named types ----------------------------------------------------------
@@ -881,11 +902,11 @@ impl<'m> Planner<'m> {
             let mut names_check = None;
             // A variant of a schema symgen did not write keeps the keys it does not
             // declare, as its open objects do.
-            let mut extra_head = if self.model.protocol.is_none() {
-                self.additional(&Additional::Typed(TypeExpr::Any))
-            } else {
-                Vec::new()
-            };
+            let mut extra = self
+                .model
+                .protocol
+                .is_none()
+                .then_some(Additional::Typed(TypeExpr::Any));
             let mut tag_scope_attribute = tag_attribute.clone();
             match (&variant.payload, content) {
                 (Payload::Unit, _) => {}
@@ -922,13 +943,18 @@ impl<'m> Planner<'m> {
                                 tag_scope_attribute = format!("{tag_scope_attribute}_tag");
                             }
                             bases.push(record_name);
+                            // A record that forbids or types other keys says so in
+                            // its own config, which the variant inherits.
+                            if record.additional != Additional::Allowed {
+                                extra = None;
+                            }
                         }
                         None => {
                             let value = match payload.non_null() {
                                 TypeExpr::Map(value) => (**value).clone(),
                                 _ => TypeExpr::Any,
                             };
-                            extra_head = self.additional(&Additional::Typed(value));
+                            extra = Some(Additional::Typed(value));
                         }
                     }
                 }
@@ -957,7 +983,10 @@ impl<'m> Planner<'m> {
             );
             fields.insert(0, tag_field);
             let reply = self.reply_method(&class_name, variant)?;
-            let mut head = extra_head;
+            let mut head = match &extra {
+                Some(additional) => self.additional(additional),
+                None => Vec::new(),
+            };
             head.push(self.tag_class_var(tag_value));
             let mut notes = Vec::new();
             if let Reply::None = variant.reply {
@@ -1265,10 +1294,22 @@ impl<'m> Planner<'m> {
 
     fn untagged(&mut self, name: &str, ty: &NamedType, union: &Union) -> Result<(), EmitError> {
         let mut members = Vec::new();
+        // What each member is once aliases are followed: two aliases of one type
+        // (`URL | File`, both `str`) are one member, as Python's `Union` makes them.
+        let mut seen = BTreeSet::new();
         for variant in &union.variants {
             let member = match &variant.payload {
                 Payload::Unit => Py::atom("None"),
                 Payload::Type(expr) => {
+                    let target = self.alias_target(expr).clone();
+                    // Rendered only to compare: what it would import is not kept.
+                    let imports = self.imports.clone();
+                    let underlying = self.expr(&target).flat();
+                    self.imports = imports;
+                    self.refs.clear();
+                    if !seen.insert(underlying) {
+                        continue;
+                    }
                     let member = self.expr(expr);
                     self.refs.clear();
                     member
@@ -1293,6 +1334,7 @@ impl<'m> Planner<'m> {
             };
             members.push(member);
         }
+        serialization_order(&mut members, union.first_match);
         // Members Python reads as the same type (`str | str` from two string variants)
         // collapse into one, as Python's own `Union` does.
         // (`Py::union` also merges the `Literal[...]` members.)
@@ -1563,7 +1605,7 @@ fn sorted_imports(names: &BTreeSet<&'static str>) -> Vec<String> {
 }
 
 /// Sorts imported names the way ruff's isort does (see [`sorted_imports`]).
-fn sort_names(names: &mut [String]) {
+pub(crate) fn sort_names(names: &mut [String]) {
     names.sort_by_cached_key(|n| import_key(n));
 }
 
@@ -1601,6 +1643,31 @@ fn natural_key(name: &str) -> Vec<(String, u64)> {
     }
     key.push((text, digits.parse().unwrap_or(0)));
     key
+}
+
+/// Orders an untagged union's members so pydantic encodes each value as itself.
+///
+/// Inside another union (an envelope's variants), pydantic's serializer matches a
+/// nested union's members by `isinstance`, so `int | bool` writes `False` as `0` and
+/// `float | int` writes `1` as `1.0`. `bool` goes first and integers before `float`.
+/// Decoding is strict (a JSON `false` is no `int`, `1` is no `bool`), so moving `bool`
+/// changes no verdict; integers move before `float` only where the union takes the best
+/// match (`smart`), since serde's first match reads `1` as the float when it comes first.
+fn serialization_order(members: &mut [Py], first_match: bool) {
+    const INTEGERS: [&str; 9] = [
+        "int", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
+    ];
+    let rank = |member: &Py| {
+        let text = member.flat();
+        if text == "bool" {
+            0
+        } else if !first_match && INTEGERS.contains(&text.as_str()) {
+            1
+        } else {
+            2
+        }
+    };
+    members.sort_by_key(rank);
 }
 
 /// Class names an expression mentions (`Annotated[Cls, …]` members, bare atoms).

@@ -94,7 +94,8 @@ pub fn string_literal(value: &str) -> String {
 /// used only when a name is too long to lay out within the line limit.
 pub const IGNORE: &str = "// swift-format-ignore";
 
-fn fits(text: &str) -> bool {
+/// Whether every line of `text` is within swift-format's line length.
+pub fn fits(text: &str) -> bool {
     text.lines().all(|line| line.chars().count() <= LINE_LIMIT)
 }
 

@@ -4,7 +4,7 @@
 use crate::emit::text::indented;
 use askama::Template;
 
-use crate::model::{self, Additional, Constraint, Field, NamedType, Record};
+use crate::model::{self, Additional, Constraint, Field, NamedType, Record, TypeExpr};
 
 use super::fields::{FieldPlan, plan_fields};
 use super::layout::{self, Lines, doc_comment, string_literal};
@@ -176,6 +176,9 @@ fn is_canonical(ctx: &TypeContext<'_>, plan: &FieldPlan, value: &model::Literal)
 }
 
 /// Renders the struct of an inline variant's fields (nested in its union).
+/// The struct of a variant's inline fields. In a schema symgen did not write it keeps
+/// the keys it does not declare (`additionalProperties`), as that schema's open
+/// objects do; a protocol's ignores them (R2).
 pub fn render_fields_struct(
     ctx: &TypeContext<'_>,
     pointer: &str,
@@ -184,6 +187,11 @@ pub fn render_fields_struct(
     fields: &[Field],
     base: usize,
 ) -> Result<String, model::Error> {
+    let additional = if ctx.model.protocol.is_none() {
+        Additional::Typed(TypeExpr::Any)
+    } else {
+        Additional::Allowed
+    };
     let mut scope = Scope::default();
     let mut keys = Scope::default();
     let plans = plan_fields(ctx, "", fields, &mut scope, &mut keys)?;
@@ -194,7 +202,7 @@ pub fn render_fields_struct(
             doc,
             name,
             plans: &plans,
-            additional: &Additional::Allowed,
+            additional: &additional,
             base,
         },
         StructExtras::default(),

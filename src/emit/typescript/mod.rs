@@ -163,6 +163,8 @@ struct DeclarationsTemplate<'a> {
     runtime_types: &'a [(String, String)],
     /// The decoders and encoders.
     api: &'a [ApiFunction],
+    /// Imported types exported again (see [`module::ModuleView::reexports`]).
+    reexports: &'a [String],
 }
 
 /// A module's JavaScript (`.js`, `.mjs`): its run-time declarations.
@@ -301,6 +303,7 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
                         runtime: &runtime,
                         runtime_types: &runtime_types,
                         api: &view.api,
+                        reexports: &view.reexports,
                     },
                     &module.file_name,
                 )?,

@@ -29,6 +29,9 @@ pub struct ModuleView {
     /// The module's type names the API's signatures use (the JavaScript names them by
     /// typedef).
     pub api_types: Vec<String>,
+    /// Types this module imports and exports again: the roots of a document whose root
+    /// is an `anyOf` of other documents' types, which its decoders return.
+    pub reexports: Vec<String>,
     /// The local names of the runtime's `Result` and `Json` types.
     pub result: String,
     /// See [`ModuleView::result`].
@@ -64,11 +67,18 @@ pub fn render_module(module: &Module, modules: &[(&Module, String)]) -> ModuleVi
     let result = emitter.types.claim("Result");
     let json = emitter.types.claim("Json");
     let (api, api_types) = emitter.api(module, &names, &result, &json);
+    let reexports = model
+        .entry_points()
+        .into_iter()
+        .filter(|name| !module.renders(name) && names.reader(name).is_some())
+        .map(|name| emitter.name(name))
+        .collect();
     ModuleView {
         decls: emitter.items,
         codec,
         api,
         api_types,
+        reexports,
         result,
         json,
     }
@@ -895,8 +905,11 @@ impl<'m> Emitter<'m> {
             name: name.to_owned(),
             ty: ty.to_owned(),
         };
+        let entry_points = self.model.entry_points();
         for ty in &self.model.types {
-            if !module.renders(&ty.name) {
+            // A root this module imports (a root `anyOf` of other documents' types)
+            // still gets its codecs here: the document's messages are decoded from it.
+            if !module.renders(&ty.name) && !entry_points.contains(&ty.name.as_str()) {
                 continue;
             }
             let Some(reader) = names.reader(&ty.name) else {

@@ -351,6 +351,30 @@ impl Parser<'_> {
     /// The fields of def `name` when it is a record (for `$ref`/`allOf` merging), or
     /// the type it is when it is not.
     pub(super) fn record_of(&mut self, name: &str, pointer: &str) -> Result<Merge> {
+        // An alias chain is followed in a loop, not by recursion: it may be long, and an
+        // alias that leads back to itself describes no value.
+        let mut name = name.to_owned();
+        let mut seen = HashSet::new();
+        loop {
+            if !seen.insert(name.clone()) {
+                return Err(self.err(
+                    pointer,
+                    format!("`{name}` is an alias of itself: its `$ref`s lead back to it without describing a value"),
+                ));
+            }
+            match self.record_or_alias(&name, pointer)? {
+                Ok(merge) => return Ok(merge),
+                Err(next) => name = next,
+            }
+        }
+    }
+
+    /// What `record_of` finds in one step: the merge, or the type an alias names.
+    fn record_or_alias(
+        &mut self,
+        name: &str,
+        pointer: &str,
+    ) -> Result<std::result::Result<Merge, String>> {
         let Some(&index) = self.by_name.get(name) else {
             return Err(self.err(pointer, format!("unknown type `{name}`")));
         };
@@ -361,16 +385,16 @@ impl Parser<'_> {
                 pointer,
                 format!("`{name}` includes itself here; this is typed as `{name}` and what is combined with it is not enforced"),
             );
-            return Ok(Merge::Other(
+            return Ok(Ok(Merge::Other(
                 TypeExpr::Ref(name.to_owned()),
                 pointer.to_owned(),
-            ));
+            )));
         }
         self.ensure(index)?;
         let named = self.slots[index].as_ref().map(|t| t.kind.clone());
-        match named {
+        Ok(match named {
             Some(TypeKind::Record(record)) => Ok(Merge::Record(record.fields, record.additional)),
-            Some(TypeKind::Alias(TypeExpr::Ref(next))) => self.record_of(&next, pointer),
+            Some(TypeKind::Alias(TypeExpr::Ref(next))) => Err(next),
             Some(TypeKind::Alias(TypeExpr::Map(value))) => {
                 Ok(Merge::Record(Vec::new(), map_additional(*value)))
             }
@@ -378,7 +402,7 @@ impl Parser<'_> {
                 TypeExpr::Ref(name.to_owned()),
                 pointer.to_owned(),
             )),
-        }
+        })
     }
 
     /// The fields of a `properties` map. `skip` lists keys handled elsewhere (tags).

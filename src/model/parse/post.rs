@@ -9,7 +9,11 @@
 //!   variant that is a record becomes a record with them, and a non-object variant
 //!   ignores them (JSON Schema's `properties` only constrain objects);
 //! * a shared field that a tagged union's variant redefines moves out of the shared
-//!   fields into the variants that do not redefine it.
+//!   fields into the variants that do not redefine it;
+//! * a field whose type is a reference to a type that admits `null` (an alias of a
+//!   nullable type, through any chain of aliases) is itself nullable, so that every
+//!   generator's presence rule (absent, `null`, a value) sees the `null` the schema
+//!   allows there.
 
 use super::*;
 use crate::model::conform::conforms;
@@ -21,6 +25,7 @@ pub(super) fn finish(model: &mut Model) {
     push_down_shared_fields(model);
     narrow_redefined_shared_fields(model);
     move_redefined_shared_fields(model);
+    nullable_through_references(model);
     model.index = model
         .types
         .iter()
@@ -298,4 +303,51 @@ fn move_redefined_shared_fields(model: &mut Model) {
         }
     }
     model.warnings.extend(warnings);
+}
+
+/// See the module docs: `field: {"$ref": "#/$defs/MaybeText"}` with `MaybeText` an alias
+/// of a nullable type makes the field nullable.
+fn nullable_through_references(model: &mut Model) {
+    let aliases: HashMap<String, TypeExpr> = model
+        .types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Alias(expr) => Some((t.name.clone(), expr.clone())),
+            _ => None,
+        })
+        .collect();
+    let admits_null = |name: &str| {
+        let mut current = name;
+        for _ in 0..=aliases.len() {
+            match aliases.get(current) {
+                Some(TypeExpr::Ref(next)) => current = next,
+                Some(expr) => return expr.is_nullable(),
+                None => return false,
+            }
+        }
+        false
+    };
+    let widen = |field: &mut Field| {
+        if let TypeExpr::Ref(name) = &field.ty
+            && admits_null(name)
+        {
+            field.ty = field.ty.clone().nullable();
+        }
+    };
+    for named in &mut model.types {
+        match &mut named.kind {
+            TypeKind::Record(record) => record.fields.iter_mut().for_each(&widen),
+            TypeKind::Union(union) => {
+                union.fields.iter_mut().for_each(&widen);
+                for variant in &mut union.variants {
+                    match &mut variant.payload {
+                        Payload::Fields(fields) => fields.iter_mut().for_each(&widen),
+                        Payload::Content(field) => widen(field),
+                        Payload::Unit | Payload::Type(_) => {}
+                    }
+                }
+            }
+            TypeKind::Enum(_) | TypeKind::Alias(_) => {}
+        }
+    }
 }

@@ -98,7 +98,7 @@ impl Parser<'_> {
                 });
                 continue;
             }
-            variants.push(self.variant(view, &tagging, ctx)?);
+            variants.extend(self.variants(view, &tagging, ctx, !fields.is_empty())?);
         }
         dedupe_names(&mut variants);
         if let Some(tag) = tag.as_deref() {
@@ -158,22 +158,68 @@ impl Parser<'_> {
         })
     }
 
-    pub(super) fn variant(
+    /// The variants of one union member: one, or, when its tag may take several values
+    /// that are not input aliases (`enum` without `x-symgen-aliases`), one per value,
+    /// so that decoding and encoding keep the value the message gave.
+    /// `shared`: the union has fields beside its variants.
+    pub(super) fn variants(
         &mut self,
         view: &View,
         tagging: &Tagging,
         ctx: Ctx<'_>,
+        shared: bool,
+    ) -> Result<Vec<Variant>> {
+        let mut distinct = Vec::new();
+        let variant = self.variant(view, tagging, ctx, shared, &mut distinct)?;
+        if distinct.is_empty() {
+            return Ok(vec![variant]);
+        }
+        // Each is named after its tag value, as an untitled variant is.
+        let name_for = |value: &Literal| match value {
+            Literal::String(s) => s.clone(),
+            other => other.to_json(),
+        };
+        let mut split = Vec::new();
+        for value in std::iter::once(variant.tag.clone().expect("a tagged variant")).chain(distinct)
+        {
+            split.push(Variant {
+                name: name_for(&value),
+                tag: Some(value),
+                ..variant.clone()
+            });
+        }
+        Ok(split)
+    }
+
+    /// One union member's variant; tag values it may also take that are not input
+    /// aliases go to `distinct`.
+    fn variant(
+        &mut self,
+        view: &View,
+        tagging: &Tagging,
+        ctx: Ctx<'_>,
+        shared: bool,
+        distinct: &mut Vec<Literal>,
     ) -> Result<Variant> {
         let object = &view.object;
         let (tag, tag_aliases) = match tagging {
             Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => {
-                let (first, rest) = view.tag_schema(tag).and_then(tag_values).ok_or_else(|| {
+                let schema = view.tag_schema(tag);
+                let (first, rest) = schema.and_then(tag_values).ok_or_else(|| {
                     self.err(
                         &view.pointer,
                         format!("this variant has no constant `{tag}`"),
                     )
                 })?;
-                (Some(first), rest)
+                let marked: Vec<Literal> = schema
+                    .and_then(|s| s.get("x-symgen-aliases"))
+                    .and_then(Value::as_array)
+                    .map(|list| list.iter().filter_map(literal_of).collect())
+                    .unwrap_or_default();
+                let (aliases, others): (Vec<Literal>, Vec<Literal>) =
+                    rest.into_iter().partition(|value| marked.contains(value));
+                *distinct = others;
+                (Some(first), aliases)
             }
             Tagging::External => (
                 external_key(object).map(|k| Literal::String(k.0)),
@@ -194,7 +240,9 @@ impl Parser<'_> {
             .unwrap_or_else(|| kind_name(object).to_owned());
         let variant_hint = format!("{}{}", ctx.name, pascal_case(&name));
         let payload = match tagging {
-            Tagging::Internal { tag } => self.internal_payload(view, tag, &variant_hint, ctx)?,
+            Tagging::Internal { tag } => {
+                self.internal_payload(view, tag, &variant_hint, ctx, shared)?
+            }
             Tagging::Adjacent { tag, content } => {
                 let props = props_of(object);
                 match props.and_then(|p| p.get(content)) {
@@ -268,6 +316,7 @@ impl Parser<'_> {
         tag: &str,
         hint: &str,
         ctx: Ctx<'_>,
+        shared: bool,
     ) -> Result<Payload> {
         let mut rest = view.object.clone();
         for key in [
@@ -307,17 +356,30 @@ impl Parser<'_> {
             is_def: true,
         };
         match self.shape(&Value::Object(rest), &view.pointer, ctx)? {
+            // Fields written inline carry no rule of their own object: a variant that
+            // forbids or types other keys, or states cross-field rules, becomes a
+            // named record below, unless the union has shared fields (which the
+            // variants' inline fields may redefine).
             Shape::Kind {
                 kind: TypeKind::Record(record),
                 nullable: false,
-            } if record.fields.is_empty() => Ok(Payload::Unit),
-            Shape::Kind {
-                kind: TypeKind::Record(record),
-                nullable: false,
-            } => Ok(Payload::Fields(record.fields)),
+            } if shared
+                || (record.additional == Additional::Allowed && record.constraints.is_empty()) =>
+            {
+                if record.fields.is_empty() {
+                    Ok(Payload::Unit)
+                } else {
+                    Ok(Payload::Fields(record.fields))
+                }
+            }
             Shape::Expr(expr) => Ok(Payload::Type(expr)),
             Shape::Kind { kind, nullable } => {
-                let name = self.unique(hint);
+                // A record's name says it holds the variant's fields: emitters name
+                // the variant itself after the hint.
+                let name = match kind {
+                    TypeKind::Record(_) => self.unique(&format!("{hint}Fields")),
+                    _ => self.unique(hint),
+                };
                 let expr =
                     TypeExpr::Ref(self.hoist(kind, Docs::default(), &view.pointer, &name, parent));
                 Ok(Payload::Type(if nullable { expr.nullable() } else { expr }))

@@ -155,12 +155,37 @@ extension KeyedDecodingContainer {
   }
 }
 
+/// The key of the object being decoded that belongs to the union around it (its tag),
+/// while a variant's fields are decoded from the same object: the fields' type neither
+/// refuses it nor keeps it as one of its other keys.
+public enum UnionKey {
+  /// The key and the depth (coding path length) of the object it is in.
+  @TaskLocal public static var current: (depth: Int, key: String)?
+}
+
+extension Decodable {
+  /// Decodes a union variant's fields from an object that also holds the union's
+  /// key `besides`.
+  public init(from decoder: any Decoder, besides key: String) throws {
+    self = try UnionKey.$current.withValue((decoder.codingPath.count, key)) {
+      try Self(from: decoder)
+    }
+  }
+}
+
 extension Decoder {
+  /// The union's key in the object this decoder reads, if any (see `UnionKey`).
+  private var unionKey: String? {
+    UnionKey.current.flatMap { $0.depth == codingPath.count ? $0.key : nil }
+  }
+
   /// The keys outside `known` and their values (`additionalProperties: {schema}`).
   public func decodeOtherKeys<T: Decodable>(known: Set<String>) throws -> [String: T] {
     let container = try container(keyedBy: AnyCodingKey.self)
+    let union = unionKey
     var values: [String: T] = [:]
-    for key in container.allKeys where !known.contains(key.stringValue) {
+    for key in container.allKeys
+    where !known.contains(key.stringValue) && key.stringValue != union {
       values[key.stringValue] = try container.decode(T.self, forKey: key)
     }
     return values
@@ -169,7 +194,9 @@ extension Decoder {
   /// Fails when the object has a key outside `allowed` (`additionalProperties: false`).
   public func checkNoOtherKeys(_ allowed: Set<String>) throws {
     let container = try container(keyedBy: AnyCodingKey.self)
-    for key in container.allKeys where !allowed.contains(key.stringValue) {
+    let union = unionKey
+    for key in container.allKeys
+    where !allowed.contains(key.stringValue) && key.stringValue != union {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container, debugDescription: "unexpected key \(key.stringValue)")
     }

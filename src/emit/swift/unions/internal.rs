@@ -24,9 +24,10 @@ pub(super) fn internal_enum(
         decode.push();
         match &case.value {
             None => decode.line(format!("self = .{}", case.escaped())),
-            Some(value) => decode
-                .line(format!("let payload = try {value}(from: decoder)"))
-                .line(format!("self = .{}(payload)", case.escaped())),
+            Some(value) => {
+                case.decode_payload(ctx, value, tag_key, &mut decode);
+                decode.line(format!("self = .{}(payload)", case.escaped()))
+            }
         };
         decode.pop();
     }

@@ -59,6 +59,39 @@ impl Case {
     pub(super) fn escaped(&self) -> String {
         naming::escaped(&self.name)
     }
+
+    /// Appends `let payload = try Value(from: decoder)` for the case's value `value`,
+    /// from the object that holds the union's tag `tag_key` beside the variant's
+    /// fields: a record that refuses, types or keeps other keys is told to leave the
+    /// tag alone (the runtime's `init(from:besides:)`).
+    pub(super) fn decode_payload(
+        &self,
+        ctx: &TypeContext<'_>,
+        value: &str,
+        tag_key: &str,
+        out: &mut Lines,
+    ) {
+        let closed = match &self.variant.payload {
+            Payload::Type(TypeExpr::Ref(name)) => ctx.model.resolve(name).is_some_and(|t| {
+                matches!(&t.kind, model::TypeKind::Record(r) if r.additional != Additional::Allowed)
+            }),
+            // Inline fields keep other keys in a schema symgen did not write.
+            Payload::Fields(_) => ctx.model.protocol.is_none(),
+            _ => false,
+        };
+        if closed {
+            out.call(
+                &format!("let payload = try {value}("),
+                &[
+                    "from: decoder".to_owned(),
+                    format!("besides: {}", string_literal(tag_key)),
+                ],
+                ")",
+            );
+        } else {
+            out.line(format!("let payload = try {value}(from: decoder)"));
+        }
+    }
 }
 
 /// The rendered declarations of a union: the type itself and, when it pairs requests
@@ -264,12 +297,16 @@ impl BodyPlan {
             .iter()
             .filter_map(|case| {
                 let tag = case.tag.as_ref()?;
-                let line = format!(
-                    "{pad}case .{}: {}\n",
-                    case.escaped(),
-                    types::literal_value(tag)
-                );
-                Some(layout::guarded(line, indent).trim_end().to_owned())
+                let value = types::literal_value(tag);
+                let line = format!("{pad}case .{}: {value}\n", case.escaped());
+                // swift-format breaks a long arm after the colon.
+                let broken = format!("{pad}case .{}:\n{pad}  {value}\n", case.escaped());
+                let text = if !layout::fits(&line) && layout::fits(&broken) {
+                    broken
+                } else {
+                    layout::guarded(line, indent)
+                };
+                Some(text.trim_end().to_owned())
             })
             .collect();
         if self.open {

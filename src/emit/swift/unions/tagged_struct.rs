@@ -78,9 +78,8 @@ pub(super) fn tagged_struct(
                     } else {
                         value.clone()
                     };
-                    decode
-                        .line(format!("let payload = try {qualified}(from: decoder)"))
-                        .line(format!("{target} = .{}(payload)", case.escaped()))
+                    case.decode_payload(ctx, &qualified, tag_key, &mut decode);
+                    decode.line(format!("{target} = .{}(payload)", case.escaped()))
                 }
             };
             decode.pop();

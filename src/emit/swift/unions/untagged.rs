@@ -16,7 +16,14 @@ pub(super) fn untagged_enum(
     if !first_match {
         decode.line("var best: (value: Self, unknown: Int)?");
     }
-    for case in &body.cases {
+    // Where the best match wins, an integer variant is tried before a `Double` one: a
+    // JSON integer decodes as both, and the tie goes to the first (a `Double` would
+    // round an integer past 2^53).
+    let mut order: Vec<_> = body.cases.iter().collect();
+    if !first_match {
+        order.sort_by_key(|case| !case.value.as_deref().is_some_and(is_integer));
+    }
+    for case in order {
         let Some(value) = &case.value else {
             return Err(ctx.error(
                 &case.variant.pointer,
@@ -90,5 +97,22 @@ pub(super) fn untagged_enum(
             encode: encode.finish(),
             base: 0,
         },
+    )
+}
+
+/// Whether a Swift type is one of the fixed-width integers.
+fn is_integer(ty: &str) -> bool {
+    matches!(
+        ty,
+        "Int"
+            | "Int8"
+            | "Int16"
+            | "Int32"
+            | "Int64"
+            | "UInt"
+            | "UInt8"
+            | "UInt16"
+            | "UInt32"
+            | "UInt64"
     )
 }

@@ -111,6 +111,37 @@ struct Log {
     level: Level,
 }
 
+/// A struct with a flattened map decodes through `deserialize_map` and names no
+/// fields: the types of its fields are still traced (from the keys its schema lists).
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct FlattenedLog {
+    level: Level,
+    #[serde(flatten)]
+    extra: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+#[test]
+fn serde_other_is_found_behind_a_flattened_struct() {
+    let protocol = Protocol::new("flattened").root::<FlattenedLog>();
+    let doc = document(&protocol);
+    assert_eq!(
+        doc["$defs"]["Level"]["anyOf"][1]["x-symgen-unknown"], true,
+        "{}",
+        doc["$defs"]["Level"]
+    );
+    for (message, valid) in [
+        (json!({"level": "Low", "note": 1}), true),
+        (json!({"level": "Loud"}), true),
+        (json!({"level": 3}), false),
+    ] {
+        assert_eq!(
+            agree::<FlattenedLog>(&protocol, &message),
+            valid,
+            "{message}"
+        );
+    }
+}
+
 #[test]
 fn serde_other_makes_the_tag_open() {
     let protocol = Protocol::new("events").root::<Log>();

@@ -14,11 +14,13 @@
 //! "is `a` an alias of `b`?" (serde reports `duplicate field b` for the keys `b` then `a`
 //! when it is), "does an unknown tag decode?" (`other`).
 //!
-//! What the probe cannot reach it cannot report: types decoded through
-//! `deserialize_any` (untagged and internally tagged enums' payloads, `serde_json::Value`)
-//! and the fields of `#[serde(flatten)]`ed structs.
+//! A struct with a `#[serde(flatten)]` field decodes as a map and names no fields; the
+//! probe feeds it the keys its schema lists ([`Tracer::struct_keys`]), so the types of
+//! those fields are reached too. What the probe cannot reach it cannot report: types
+//! decoded through `deserialize_any` (untagged and internally tagged enums' payloads,
+//! `serde_json::Value`) and the fields of the flattened structs themselves.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 
 use serde::de::{
@@ -107,6 +109,9 @@ pub struct Tracer {
     queue: VecDeque<Path>,
     question: Option<Question>,
     answer: Option<Result<(), String>>,
+    /// The keys of each struct its schema describes, by serde's name of it: what a
+    /// struct decoded as a map (one with a flattened field) is fed.
+    struct_keys: HashMap<String, &'static [&'static str]>,
 }
 
 impl fmt::Debug for Tracer {
@@ -145,6 +150,23 @@ impl Tracer {
         });
         while let Some(path) = self.queue.pop_front() {
             let _ = (self.entries[path.entry])(self, &path.steps);
+        }
+    }
+
+    /// Learns the keys of each object schema in `defs` (by definition name, which is
+    /// serde's name of the type), for the structs that decode as maps. The names are
+    /// kept for the tracer's life (a schema's keys, once per `symgen schema`).
+    pub(crate) fn struct_keys(&mut self, defs: &serde_json::Map<String, Value>) {
+        for (name, def) in defs {
+            let Some(properties) = def.get("properties").and_then(Value::as_object) else {
+                continue;
+            };
+            let keys: Vec<&'static str> = properties
+                .keys()
+                .map(|key| &*Box::leak(key.clone().into_boxed_str()))
+                .collect();
+            self.struct_keys
+                .insert(name.clone(), Box::leak(keys.into_boxed_slice()));
         }
     }
 
@@ -406,6 +428,15 @@ impl<'de> Deserializer<'de> for Probe<'_> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ProbeError> {
+        // A struct with a flattened field: fed the keys its schema lists.
+        let description = Expecting(&visitor).to_string();
+        if let Some(keys) = description
+            .strip_prefix("struct ")
+            .and_then(|name| self.tracer.struct_keys.get(name).copied())
+        {
+            let name = description["struct ".len()..].to_owned();
+            return self.structure(name, keys, visitor);
+        }
         if self.at_end() {
             self.tracer.schedule(self.steps, Step::Value);
             return Err(stop());

@@ -68,6 +68,7 @@ pub fn document(protocol: &Protocol) -> Result<Value, Error> {
     });
     let mut defs: Map<String, Value> = generator.take_definitions(true);
     let mut tracer = crate::trace::Tracer::new();
+    tracer.struct_keys(&defs);
     for root in protocol.roots() {
         (root.trace)(&mut tracer);
     }

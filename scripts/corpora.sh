@@ -13,10 +13,19 @@
 #   fixtures     tests/fixtures/schemas: the generators' fixture schemas;
 #   schemastore  tests/fixtures/schemastore: a sample of the SchemaStore catalog chosen
 #                by a fixed seed (its README says how).
+#
+# DIR is a link to a directory kept from run to run, $SYMGEN_CORPORA/LANGUAGE/NAME
+# (default target/corpora): its schemas, vectors and project file are copied afresh each
+# time, and `generate` rewrites only the files whose text changed, so SwiftPM, cargo and
+# tsc redo only what a change touched (a warm run builds nothing new).
 corpus() {
-  local name=$1 dir=$2 language=$3 stem
+  local name=$1 dir=$2 language=$3 stem kept
   shift 3
-  mkdir -p "$dir"
+  kept=${SYMGEN_CORPORA:-$(pwd)/target/corpora}/$language/$name
+  mkdir -p "$kept"
+  rm -rf "$kept/schemas" "$kept/vectors" "$kept/symgen.toml" "$kept/warnings"
+  ln -sfn "$kept" "$dir"
+  dir=$kept
   case "$name" in
     fixtures)
       mkdir -p "$dir/schemas" "$dir/vectors"
@@ -44,10 +53,13 @@ corpus_instances() {
 # Runs CMD... with the documented divergences of CORPUS (tests/divergences/CORPUS.json) for
 # LANGUAGE's vector suite; with SYMGEN_RECORD_DIR set, with none, recording each
 # difference to $SYMGEN_RECORD_DIR/CORPUS.LANGUAGE.jsonl instead (scripts/divergences.py).
+# (The file is found from where this script was sourced, the repository root: callers
+# run it from inside a corpus directory.)
+divergences_dir=$(pwd)/tests/divergences
 with_divergences() {
   local corpus=$1 language=$2 file
   shift 2
-  file=$(pwd)/tests/divergences/$corpus.json
+  file=$divergences_dir/$corpus.json
   if [ -n "${SYMGEN_RECORD_DIR:-}" ]; then
     mkdir -p "$SYMGEN_RECORD_DIR"
     SYMGEN_DIVERGENCES= SYMGEN_RECORD="$SYMGEN_RECORD_DIR/$corpus.$language.jsonl" "$@"

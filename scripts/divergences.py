@@ -88,7 +88,145 @@ CLASSES = [
         and r["what"] in ("missing", "null")
         and re.search(r"\](/payload|/params)?: (missing|null)$", r["vector"]),
     ),
+    (
+        "integer-wider-than-64-bits",
+        "An integer past 64 bits where the schema sets no bound or format: JSON Schema "
+        "allows it and the validator accepts it; the generated types hold 64-bit integers "
+        "and refuse it (docs/vectors.md, Not generated).",
+        lambda r: r["kind"] == "rejects"
+        and re.fullmatch(r"-?\d{19,} \((above the maximum|below the minimum)\)", r["what"]),
+    ),
+    (
+        "float-literal-refused",
+        "`1.0` for an integer of a schema symgen did not write: JSON Schema counts it as "
+        "an integer and the validator accepts it; the decoder (pydantic's strict int, "
+        "serde's i64) refuses a float literal (issue 38, item 6).",
+        lambda r: r["kind"] in ("rejects", "pointer") and re.fullmatch(r"-?\d+\.0", r["what"]),
+    ),
+    (
+        "null-as-absent",
+        "`null` for an optional field whose schema does not allow it: the decoder reads "
+        "it as absent (rule R3, right for symgen's own schemas; serde's `Option` in the "
+        "Rust crate); JSON Schema refuses it (issue 38, item 2).",
+        lambda r: r["kind"] == "accepts"
+        and ("(null means absent)" in r["message"] or (r["language"] == "rust" and r["what"] == "null")),
+    ),
+    (
+        "null-refused",
+        "`null` where the schema allows it through a reference, an `anyOf` member or a "
+        "`type` list the model reads as one type: the decoder refuses it (issue 38, item 2).",
+        lambda r: r["kind"] == "rejects"
+        and (r["what"] == "null" or "must not be null" in r["message"]),
+    ),
+    (
+        "oneof-exclusivity",
+        "A value that fits several `oneOf` alternatives: the decoder takes the first that "
+        "fits, where `oneOf` requires exactly one (issue 38, item 9).",
+        lambda r: r["kind"] == "accepts" and "but matches several" in r["message"],
+    ),
+    (
+        "union-pointer",
+        "A value no alternative of an untagged union (`anyOf`/`oneOf` without a tag) "
+        "takes: both refuse it, but the decoder names where the alternative it tried "
+        "failed, the validator where the alternative it judges closest did.",
+        lambda r: r["kind"] == "pointer" and "matches no variant" in r["message"],
+    ),
+    (
+        "closed-object-open",
+        "A key an object forbids (`additionalProperties: false`) where the model does "
+        "not carry the rule (an alternative merged into another, an `allOf` member): the "
+        "decoder keeps the key, the validator refuses it.",
+        lambda r: r["kind"] in ("accepts", "pointer") and "unexpected key" in r["message"],
+    ),
+    (
+        "unknown-keys-dropped",
+        "Swift: keys a schema symgen did not write leaves open are read past, not kept "
+        "(its records have no place for them), so the re-encoding lacks them.",
+        lambda r: r["language"] == "swift"
+        and r["kind"] == "re-encodes"
+        and "x-unknown-key" in r["message"].split("expected", 1)[-1]
+        and "x-unknown-key" not in r["message"].split("expected", 1)[0],
+    ),
+    (
+        "alias-as-written",
+        "The Rust crate (typify) has no input aliases: an alias is a property of its own, "
+        "so a message that spells a field or tag by its alias is re-encoded with the alias, "
+        "not the canonical name (issue 38, item 11).",
+        lambda r: r["language"] == "rust"
+        and r["kind"] == "re-encodes"
+        and re.search(r"alias|newCanonicalName", r["vector"]),
+    ),
+    (
+        "unknown-keys-kept",
+        "The Rust crate keeps the unknown keys of a protocol's object and writes them back, "
+        "where the canonical re-encoding of rule R2 leaves them out: nothing is lost.",
+        lambda r: r["language"] == "rust"
+        and r["kind"] == "re-encodes"
+        and re.fullmatch(r"(/[^ ]*)?/x-unknown-key: .* added", r["message"].strip()),
+    ),
+    (
+        "struct-from-array",
+        "A defect, not a limit: serde's derived `Deserialize` of a struct also reads a JSON "
+        "array (its fields in order), so in the Rust crate an untagged union whose object "
+        "variant comes before its array variant reads `[]` or `[\"a\"]` as the object and "
+        "writes `{}` back. The value changes; the fix is to refuse arrays for structs.",
+        lambda r: r["language"] == "rust"
+        and r["kind"] == "re-encodes"
+        and re.search(r": \{.*\} instead of \[", r["message"]),
+    ),
+    (
+        "unit-variant-written-bare",
+        "A defect, not a limit: the Rust crate (typify) reads an object of one key holding "
+        "`null` (`{\"delete\": null}`) as the unit variant of an externally tagged enum, "
+        "as serde does, and writes the variant back as the bare string (`\"delete\"`).",
+        lambda r: r["language"] == "rust"
+        and r["kind"] == "re-encodes"
+        and r["what"] == "null"
+        and re.search(r': "[^"]*" instead of \{\}$', r["message"].strip()),
+    ),
+    (
+        "serde-other-value-kept",
+        "An unknown value of a Rust enum of strings with `#[serde(other)]`: serde decodes it "
+        "as the `other` variant and writes that variant's name back, losing the value; the "
+        "generated languages keep the string they received (by design, docs/adopting.md).",
+        lambda r: r["kind"] == "re-encodes"
+        and (r["what"].endswith(" misspelled") or r["what"] == "an unknown value"),
+    ),
+    (
+        "absent-content-written",
+        "Absent content of an adjacently tagged variant stands for `{}` (rule R3): the "
+        "encoder writes the `{}` back, where the message had no content key.",
+        lambda r: r["kind"] == "re-encodes" and written_empty(r["message"]),
+    ),
+    (
+        "approximated-rule",
+        "A rule the schema states that the model does not carry, and no warning names: an "
+        "`allOf` refinement, a `$ref`'s siblings, a `const` or bound inside an "
+        "alternative, `patternProperties`, `not`; in the Rust crate (typify) also bounds, "
+        "`const` values and closed objects it does not carry. The decoder accepts what the "
+        "validator refuses (issue 38, items 1 and 9); each fix removes its entries.",
+        lambda r: r["kind"] == "accepts",
+    ),
+    (
+        "approximated-shape",
+        "A shape the model reads more narrowly than the schema (an alternative it merges "
+        "or drops, a type list it reads as one type): the decoder refuses a valid value "
+        "or names another place than the validator (issue 38, items 1 and 9). A "
+        "re-encoding that changes a value is never filed here: it is fixed.",
+        lambda r: r["kind"] in ("rejects", "pointer"),
+    ),
 ]
+
+
+def written_empty(message: str) -> bool:
+    """Whether a re-encoding (`got … expected …`) has a key holding `{}` that the
+    expected message lacks or holds `null` at."""
+    got, _, expected = message.partition("expected")
+    written = re.findall(r"""["']([^"']+)["']: ?\{\}""", got)
+    def lacks(key: str) -> bool:
+        return not re.search(rf"""["']{re.escape(key)}["']: ?(?!null|None)""", expected)
+
+    return any(lacks(key) for key in written)
 
 
 def what(vector: str) -> str:
@@ -110,7 +248,8 @@ def main() -> None:
     by_corpus: dict[str, list[dict]] = defaultdict(list)
     for file in sorted(directory.glob("*.jsonl")):
         corpus = file.name.split(".")[0]
-        for line in file.read_text(encoding="utf-8").splitlines():
+        # Not splitlines(): a vector may hold U+2028 or another separator Python splits at.
+        for line in filter(None, file.read_text(encoding="utf-8").split("\n")):
             by_corpus[corpus].append(json.loads(line))
     unexplained = []
     for corpus, records in sorted(by_corpus.items()):

@@ -25,13 +25,15 @@ package=$(pwd)/generated/python
 # 1. The committed package is exactly what the seed protocols generate (byte for byte).
 cargo xtask check
 
-# A package checked as a whole: formatted, linted, strictly typed.
+# A package checked as a whole: formatted, linted, strictly typed (mypy's cache kept
+# from run to run beside the corpora, scripts/corpora.sh).
+mypy_cache=${SYMGEN_CORPORA:-$(pwd)/target/corpora}/python-mypy-cache
 check_package() {
   local dir=$1
   "$bin/ruff" format --check --quiet "$dir"
   "$bin/ruff" check --quiet "$dir"
   (cd "$dir" && MYPYPATH=src "$bin/mypy" --config-file "$OLDPWD/$tools/mypy.ini" \
-    --cache-dir "$work/mypy-cache" --no-error-summary src $(test -d tests && echo tests))
+    --cache-dir "$mypy_cache" --no-error-summary src $(test -d tests && echo tests))
 }
 
 # 2. The committed package.

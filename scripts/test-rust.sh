@@ -34,11 +34,12 @@ if ! cargo package --workspace --exclude symgen-protocols --exclude xtask --allo
   exit 1
 fi
 
-# `symgen rust`: generated crates share one target directory (serde is built once) and
-# must build without a warning.
+# `symgen rust`: generated crates share one target directory (serde is built once),
+# kept from run to run beside the corpora (scripts/corpora.sh), and must build without
+# a warning.
 cargo build --quiet --locked --bin symgen
 symgen=$(pwd)/target/debug/symgen
-export CARGO_TARGET_DIR="$work/target" RUSTFLAGS="-D warnings"
+export CARGO_TARGET_DIR="${SYMGEN_CORPORA:-$(pwd)/target/corpora}/rust-target" RUSTFLAGS="-D warnings"
 fixtures=$(find tests/fixtures/schemas -name '*.json' | wc -l)
 # rust_vectors CORPUS CRATE LOG: the crate's vector test, every vector (hand-written and
 # generated) giving Rust's verdict or differing as tests/divergences/CORPUS.json says.

@@ -25,7 +25,10 @@ cargo xtask check
 # lints it and runs its vector test into LOG. The chroot sees only ROOT (the package's git
 # root), so the divergences file and the record of differences are staged there.
 swift_vectors() {
-  local corpus=$1 package=$2 root=$3 log=$4 stage="$3/target/swift-vectors"
+  local corpus=$1 package=$2 root log=$4 stage
+  # The chroot sees the package's repository by its physical path (scripts/swift.sh).
+  root=$(cd "$3" && pwd -P)
+  stage="$root/target/swift-vectors"
   mkdir -p "$stage"
   rm -f "$stage/$corpus.json" "$stage/$corpus.record.jsonl"
   local env=(SYMGEN_DIVERGENCES= SYMGEN_RECORD=)

@@ -272,8 +272,9 @@ fn current_schemas() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema");
     let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap()
-        .map(|entry| {
-            let path = entry.unwrap().path();
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .map(|path| {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             (
                 format!("schema/{name}"),

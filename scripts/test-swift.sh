@@ -21,14 +21,14 @@ symgen=$(pwd)/target/debug/symgen
 # 1. The committed package is current (build output under .build/ is ignored).
 cargo xtask check
 
-# swift_vectors CORPUS PACKAGE ROOT LOG: builds PACKAGE (tests included, zero warnings),
-# lints it and runs its vector test into LOG. The chroot sees only ROOT (the package's git
-# root), so the divergences file and the record of differences are staged there.
+# swift_vectors CORPUS PACKAGE LOG: builds PACKAGE (tests included, zero warnings),
+# lints it and runs its vector test into LOG. The chroot sees only the package's git root,
+# by its physical path, so the divergences file and the record of differences are
+# staged in the package's own build directory, which is physically inside it (a
+# repository's target/ may be a link to elsewhere, as in .ci/run).
 swift_vectors() {
-  local corpus=$1 package=$2 root log=$4 stage
-  # The chroot sees the package's repository by its physical path (scripts/swift.sh).
-  root=$(cd "$3" && pwd -P)
-  stage="$root/target/swift-vectors"
+  local corpus=$1 package=$2 log=$3 stage
+  stage="$(cd "$package" && pwd -P)/.build/symgen-vectors"
   mkdir -p "$stage"
   rm -f "$stage/$corpus.json" "$stage/$corpus.record.jsonl"
   local env=(SYMGEN_DIVERGENCES= SYMGEN_RECORD=)
@@ -64,7 +64,7 @@ checked() {
 }
 
 # 2. The committed package: build, lint, and every vector of the five protocols.
-swift_vectors protocols "$pkg" "$(pwd)" "$work/log"
+swift_vectors protocols "$pkg" "$work/log"
 
 # 3. The fixture schemas (shared with TypeScript, plus Swift's naming fixture) give a
 #    package that builds with zero warnings and is swift-format clean too; the shared
@@ -74,8 +74,7 @@ mkdir "$work/fixtures"
 scripts/swift.sh "$work/fixtures" swift build -Xswiftc -warnings-as-errors
 scripts/swift.sh "$work/fixtures" swift-format lint --strict -r Sources Package.swift
 corpus fixtures "$work/fixture-vectors" swift
-swift_vectors fixtures "$work/fixture-vectors/generated/swift" "$work/fixture-vectors" \
-  "$work/fixture.log"
+swift_vectors fixtures "$work/fixture-vectors/generated/swift" "$work/fixture.log"
 fixtures=$(find tests/fixtures/schemas tests/fixtures/swift -name '*.json' | wc -l)
 
 # 4. The real-world corpus (schemas symgen did not write): the package builds with zero
@@ -84,7 +83,7 @@ fixtures=$(find tests/fixtures/schemas tests/fixtures/swift -name '*.json' | wc 
 #    workflow, ESLint's configuration and its plugins) are left out here to keep the
 #    suite inside CI's time; TypeScript and Python check them.
 corpus real "$work/real" swift package github-workflow eslintrc partial-eslint-plugins
-swift_vectors real "$work/real/generated/swift" "$work/real" "$work/real.log"
+swift_vectors real "$work/real/generated/swift" "$work/real.log"
 real_valid=$(total "$work/real.log" valid)
 real_schemas=$(find "$work/real/schemas" -maxdepth 1 -name '*.json' | wc -l)
 if [ "$real_valid" -ne "$(corpus_instances "$work/real")" ]; then
@@ -95,7 +94,7 @@ fi
 # 5. The SchemaStore sample (tests/fixtures/schemastore): the same, over its generated
 #    vectors.
 corpus schemastore "$work/store" swift
-swift_vectors schemastore "$work/store/generated/swift" "$work/store" "$work/store.log"
+swift_vectors schemastore "$work/store/generated/swift" "$work/store.log"
 store_schemas=$(find "$work/store/schemas" -maxdepth 1 -name '*.json' | wc -l)
 
 valid=$(total "$work/log" valid)

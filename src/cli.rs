@@ -238,8 +238,14 @@ impl Cli {
                 crate::validate::command::run(args, &self.protocols, project.as_ref())
             }
             Command::Breaking(args) => {
+                // 1 says "a breaking change": a schema that cannot be read on either
+                // side (any error) is 2, so a pipeline never takes one for the other.
                 crate::breaking::command::run(args, project.as_ref(), |project| {
                     self.project_schema_texts(project)
+                })
+                .or_else(|err| {
+                    eprintln!("symgen: error: {err}");
+                    Ok(ExitCode::from(2))
                 })
             }
             Command::Docs { schemas, out } => self.docs(schemas, out, project.as_ref()),

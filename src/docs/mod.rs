@@ -26,7 +26,7 @@ pub const DEFAULT_DIR: &str = "generated/docs";
 pub fn render(modules: &[Module], vectors: Option<&Path>) -> Result<Vec<OutputFile>> {
     let mut files = Vec::new();
     let mut chapters = Vec::new();
-    for module in modules {
+    for (module, file) in modules.iter().zip(page_files(modules)) {
         let examples = match vectors {
             Some(dir) => valid_vectors(&dir.join(&module.stem).join("valid.json"))?,
             None => Vec::new(),
@@ -34,10 +34,10 @@ pub fn render(modules: &[Module], vectors: Option<&Path>) -> Result<Vec<OutputFi
         let page = page::Page::new(module, &examples);
         chapters.push(Chapter {
             title: markdown::link_text(&page.title),
-            file: format!("{}.md", module.stem),
+            file: file.clone(),
         });
         files.push(OutputFile {
-            path: format!("{}.md", module.stem),
+            path: file,
             contents: render_template(&page)?,
         });
     }
@@ -46,6 +46,38 @@ pub fn render(modules: &[Module], vectors: Option<&Path>) -> Result<Vec<OutputFi
         contents: render_template(&Summary { chapters })?,
     });
     Ok(files)
+}
+
+/// The page file of each module: its stem, with every character but letters, digits,
+/// `.`, `_` and `-` written `-` (so the table of contents links to it as it is), never
+/// `SUMMARY.md` (the table of contents itself) and never a name another page has in
+/// another case (a case-insensitive file system would keep one): such a page gets
+/// `-2`, `-3`, ... in schema order.
+fn page_files(modules: &[Module]) -> Vec<String> {
+    let mut taken = std::collections::HashSet::from(["summary".to_owned()]);
+    modules
+        .iter()
+        .map(|module| {
+            let base: String = module
+                .stem
+                .chars()
+                .map(|c| {
+                    if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            let mut name = base.clone();
+            let mut n = 1;
+            while !taken.insert(name.to_lowercase()) {
+                n += 1;
+                name = format!("{base}-{n}");
+            }
+            format!("{name}.md")
+        })
+        .collect()
 }
 
 fn render_template(template: &impl Template) -> Result<String> {

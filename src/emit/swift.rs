@@ -141,6 +141,18 @@ impl Backend for Swift {
         let names = emit::parse_options::<Options>(input.options)
             .and_then(|options| options.names())
             .map_err(|message| EmitError::new(self.name(), "symgen.toml", "swift", message))?;
+        let ids: Vec<String> = input.modules.iter().map(module_id).collect();
+        if let Some(unknown) = names.modules.keys().find(|key| !ids.contains(key)) {
+            return Err(EmitError::new(
+                self.name(),
+                "symgen.toml",
+                "swift.modules",
+                format!(
+                    "`{unknown}` names no schema of this project; the schemas are {}",
+                    ids.join(", ")
+                ),
+            ));
+        }
         generate(input.modules, &names, input.vectors)
             .map_err(|err| EmitError::from_model(self.name(), err))
     }
@@ -214,13 +226,18 @@ impl Module<'_> {
     }
 }
 
+/// What `[swift.modules]` names a schema by: its protocol id, else its file stem.
+fn module_id(input: &emit::Module) -> String {
+    match &input.model.protocol {
+        Some(info) => info.id.clone(),
+        None => input.stem.clone(),
+    }
+}
+
 /// The module name of a schema: the configured name for its protocol id (or file
 /// stem), else the prefix + that id in UpperCamelCase.
 fn module_base(input: &emit::Module, names: &Names) -> String {
-    let stem = match &input.model.protocol {
-        Some(info) => info.id.clone(),
-        None => input.stem.clone(),
-    };
+    let stem = module_id(input);
     match names.modules.get(&stem) {
         Some(name) => name.clone(),
         None => format!("{}{}", names.prefix, naming::type_name(&stem)),

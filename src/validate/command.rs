@@ -50,8 +50,14 @@ pub struct ValidateArgs {
     /// Longest accepted line (or document), in bytes; longer ones are reported and skipped.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
-    /// Report at most this many violations per message (finding more stops there).
-    #[arg(long, value_name = "N", default_value_t = crate::validate::DEFAULT_MAX_ERRORS)]
+    /// Report at most this many violations per message (finding more stops there; at
+    /// least 1).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = crate::validate::DEFAULT_MAX_ERRORS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
     pub max_errors: usize,
     /// Input files; `-` or none reads standard input.
     #[arg(value_name = "FILE")]

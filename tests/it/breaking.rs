@@ -265,6 +265,15 @@ fn breaking_against_an_earlier_commit_reads_it_with_git() {
     );
     let (code, _) = cli::code_and_stderr(dir, &["breaking", "--against", "--upload-pack=x"]);
     assert_eq!(code, 2);
+    // An old side that cannot be read is an error (2), never a "breaking change" (1).
+    let broken = tempfile::tempdir().unwrap();
+    std::fs::write(broken.path().join("t.schema.json"), "{ not json").unwrap();
+    let (code, stderr) = cli::code_and_stderr(
+        dir,
+        &["breaking", "--against", broken.path().to_str().unwrap()],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("t.schema.json"), "{stderr}");
 }
 
 /// `(file name, text)` of today's schema files.

@@ -72,3 +72,47 @@ fn a_missing_vector_or_schema_directory_is_a_located_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn swift_modules_must_name_a_schema_of_the_project() {
+    let dir = project(
+        "languages = [\"swift\"]\n[swift]\npackage = \"P\"\n[swift.modules]\nsymposum = \"Chat\"\n",
+    );
+    std::fs::create_dir(dir.path().join("schema")).unwrap();
+    std::fs::write(
+        dir.path().join("schema/symposium.json"),
+        r#"{"title": "A", "type": "object"}"#,
+    )
+    .unwrap();
+    let (code, stderr) = cli::code_and_stderr(dir.path(), &["generate"]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("`symposum` names no schema of this project; the schemas are symposium"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("generated").exists(),
+        "generate wrote before refusing"
+    );
+}
+
+#[test]
+fn a_typescript_version_npm_cannot_read_is_refused() {
+    let dir = project("languages = [\"typescript\"]\n[typescript]\nversion = \"1.2\"\n");
+    std::fs::create_dir(dir.path().join("schema")).unwrap();
+    std::fs::write(
+        dir.path().join("schema/a.json"),
+        r#"{"title": "A", "type": "object"}"#,
+    )
+    .unwrap();
+    let (code, stderr) = cli::code_and_stderr(dir.path(), &["generate"]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("version: `1.2` is not a version npm reads"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("generated").exists(),
+        "generate wrote before refusing"
+    );
+}

@@ -1717,31 +1717,40 @@ fn order(planned: Vec<Planned>) -> (Vec<Decl>, bool, bool) {
     let mut state = vec![0u8; planned.len()];
     let mut order = Vec::with_capacity(planned.len());
     let mut quoted: HashMap<usize, BTreeSet<String>> = HashMap::new();
-    #[allow(clippy::too_many_arguments)]
+    /// Depth first from `start`, with a stack of its own: a chain of aliases may be
+    /// longer than the thread's stack is deep.
     fn visit(
-        i: usize,
+        start: usize,
         planned: &[Planned],
         index: &HashMap<String, usize>,
         state: &mut [u8],
         order: &mut Vec<usize>,
         quoted: &mut HashMap<usize, BTreeSet<String>>,
     ) {
-        if state[i] != 0 {
+        if state[start] != 0 {
             return;
         }
-        state[i] = 1;
-        for need in &planned[i].needs {
-            if let Some(&j) = index.get(need) {
-                if state[j] == 1 {
-                    // Not declared yet when this one is evaluated: quoted.
-                    quoted.entry(i).or_default().insert(need.clone());
-                } else {
-                    visit(j, planned, index, state, order, quoted);
-                }
+        state[start] = 1;
+        let mut stack = vec![(start, planned[start].needs.iter())];
+        while let Some((i, needs)) = stack.last_mut() {
+            let i = *i;
+            let Some(need) = needs.next() else {
+                state[i] = 2;
+                order.push(i);
+                stack.pop();
+                continue;
+            };
+            let Some(&j) = index.get(need) else {
+                continue;
+            };
+            if state[j] == 1 {
+                // Not declared yet when this one is evaluated: quoted.
+                quoted.entry(i).or_default().insert(need.clone());
+            } else if state[j] == 0 {
+                state[j] = 1;
+                stack.push((j, planned[j].needs.iter()));
             }
         }
-        state[i] = 2;
-        order.push(i);
     }
     for i in 0..planned.len() {
         visit(i, &planned, &index, &mut state, &mut order, &mut quoted);

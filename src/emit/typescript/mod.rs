@@ -54,6 +54,11 @@ impl Options {
         if let Some(name) = &self.package {
             names::check_package_name(name).map_err(|why| format!("package: {why}"))?;
         }
+        if let Some(version) = &self.version {
+            semver::Version::parse(version).map_err(|err| {
+                format!("version: `{version}` is not a version npm reads (`MAJOR.MINOR.PATCH`, optionally `-pre` and `+build`): {err}")
+            })?;
+        }
         Ok(())
     }
 }

@@ -135,6 +135,18 @@ fn usage_and_io_errors_exit_2_with_one_line() {
         Some(2),
         "no --protocol or --schema is a usage error"
     );
+    // Reporting no violation would pass a message it judged invalid: refused.
+    let out = symgen(
+        &["validate", "-p", "P1", "--max-errors", "0", "a.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--max-errors 0: {}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("--max-errors"), "{}", stderr(&out));
 }
 
 #[test]

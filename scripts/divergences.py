@@ -5,7 +5,7 @@ language's generated code gives another verdict than Rust, re-encodes differentl
 names another place, each filed under a class that says why (docs/vectors.md).
 
 Usage (from the repository root):
-  SYMGEN_RECORD_DIR=DIR scripts/test.sh typescript python swift rust
+  SYMGEN_RECORD_DIR=DIR scripts/test.sh ts python swift rust adoption
   scripts/divergences.py DIR
 
 With SYMGEN_RECORD_DIR set, each language's suite runs every corpus without its

@@ -48,34 +48,17 @@ pub fn render(modules: &[Module], vectors: Option<&Path>) -> Result<Vec<OutputFi
     Ok(files)
 }
 
-/// The page file of each module: its stem, with every character but letters, digits,
-/// `.`, `_` and `-` written `-` (so the table of contents links to it as it is), never
+/// The page file of each module: its stem as a file name every emitter may write
+/// ([`crate::emit::names::file_stem`]: no character a link breaks on), never
 /// `SUMMARY.md` (the table of contents itself) and never a name another page has in
-/// another case (a case-insensitive file system would keep one): such a page gets
-/// `-2`, `-3`, ... in schema order.
+/// another case (a case-insensitive file system would keep one).
 fn page_files(modules: &[Module]) -> Vec<String> {
-    let mut taken = std::collections::HashSet::from(["summary".to_owned()]);
+    let mut taken = crate::emit::names::UniqueNames::with_reserved(&["summary"]);
     modules
         .iter()
         .map(|module| {
-            let base: String = module
-                .stem
-                .chars()
-                .map(|c| {
-                    if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                        c
-                    } else {
-                        '-'
-                    }
-                })
-                .collect();
-            let mut name = base.clone();
-            let mut n = 1;
-            while !taken.insert(name.to_lowercase()) {
-                n += 1;
-                name = format!("{base}-{n}");
-            }
-            format!("{name}.md")
+            let stem = crate::emit::names::file_stem(&module.stem);
+            format!("{}.md", taken.claim_ignoring_case(stem))
         })
         .collect()
 }

@@ -22,6 +22,18 @@ impl UniqueNames {
         self.taken.insert(name.to_owned())
     }
 
+    /// Claims `name` as a file name on a file system that may ignore case: no other
+    /// claim of this kind differs from it only by case (`Chat`, `chat` → `chat2`).
+    pub fn claim_ignoring_case(&mut self, name: String) -> String {
+        let mut n = 1u64;
+        let mut candidate = name.clone();
+        while !self.taken.insert(candidate.to_lowercase()) {
+            n += 1;
+            candidate = format!("{name}{n}");
+        }
+        candidate
+    }
+
     /// Claims `name`, or the first free `name2`, `name3`, ...
     pub fn claim(&mut self, name: String) -> String {
         if self.taken.insert(name.clone()) {
@@ -36,6 +48,29 @@ impl UniqueNames {
             n += 1;
         }
     }
+}
+
+/// A module's file stem from its schema's: ASCII letters, digits, `-`, `_` and `.` kept,
+/// anything else (path separators, quotes, spaces, line breaks) replaced by `-`, so a
+/// file name can neither leave the package nor break out of a string literal.
+pub fn file_stem(stem: &str) -> String {
+    let mut out: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while out.starts_with('.') {
+        out.replace_range(..1, "-");
+    }
+    if out.is_empty() {
+        out.push_str("module");
+    }
+    out
 }
 
 /// Checks a module name given in `symgen.toml`: ASCII letters, digits and `_`, not

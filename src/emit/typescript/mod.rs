@@ -273,7 +273,12 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
     sorted.sort_by(|a, b| a.stem.cmp(&b.stem));
     let files_of: Vec<(&Module, String)> = sorted
         .iter()
-        .map(|module| (*module, file_names.claim(names::file_stem(&module.stem))))
+        .map(|module| {
+            (
+                *module,
+                file_names.claim(crate::emit::names::file_stem(&module.stem)),
+            )
+        })
         .collect();
     for (module, file) in &files_of {
         let (module, file) = (*module, file.clone());

@@ -201,29 +201,6 @@ pub fn check_package_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// A module's file stem from its schema's: ASCII letters, digits, `-`, `_` and `.` kept,
-/// anything else (path separators, quotes, spaces, line breaks) replaced by `-`, so a
-/// file name can neither leave the package nor break out of a string literal.
-pub fn file_stem(stem: &str) -> String {
-    let mut out: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    while out.starts_with('.') {
-        out.replace_range(..1, "-");
-    }
-    if out.is_empty() {
-        out.push_str("module");
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,23 +73,19 @@ fn a_missing_vector_or_schema_directory_is_a_located_error() {
     );
 }
 
-#[test]
-fn swift_modules_must_name_a_schema_of_the_project() {
-    let dir = project(
-        "languages = [\"swift\"]\n[swift]\npackage = \"P\"\n[swift.modules]\nsymposum = \"Chat\"\n",
-    );
+/// Runs `generate` in a project of `toml` with one schema, `schema/<stem>.json`, and
+/// asserts it refuses with `expected` in its message, before writing anything.
+fn generate_refuses(toml: &str, stem: &str, expected: &str) {
+    let dir = project(toml);
     std::fs::create_dir(dir.path().join("schema")).unwrap();
     std::fs::write(
-        dir.path().join("schema/symposium.json"),
+        dir.path().join(format!("schema/{stem}.json")),
         r#"{"title": "A", "type": "object"}"#,
     )
     .unwrap();
     let (code, stderr) = cli::code_and_stderr(dir.path(), &["generate"]);
     assert_ne!(code, 0, "{stderr}");
-    assert!(
-        stderr.contains("`symposum` names no schema of this project; the schemas are symposium"),
-        "{stderr}"
-    );
+    assert!(stderr.contains(expected), "{stderr}");
     assert!(
         !dir.path().join("generated").exists(),
         "generate wrote before refusing"
@@ -97,22 +93,19 @@ fn swift_modules_must_name_a_schema_of_the_project() {
 }
 
 #[test]
-fn a_typescript_version_npm_cannot_read_is_refused() {
-    let dir = project("languages = [\"typescript\"]\n[typescript]\nversion = \"1.2\"\n");
-    std::fs::create_dir(dir.path().join("schema")).unwrap();
-    std::fs::write(
-        dir.path().join("schema/a.json"),
-        r#"{"title": "A", "type": "object"}"#,
-    )
-    .unwrap();
-    let (code, stderr) = cli::code_and_stderr(dir.path(), &["generate"]);
-    assert_ne!(code, 0, "{stderr}");
-    assert!(
-        stderr.contains("version: `1.2` is not a version npm reads"),
-        "{stderr}"
+fn swift_modules_must_name_a_schema_of_the_project() {
+    generate_refuses(
+        "languages = [\"swift\"]\n[swift]\npackage = \"P\"\n[swift.modules]\nsymposum = \"Chat\"\n",
+        "symposium",
+        "`symposum` names no schema of this project; the schemas are symposium",
     );
-    assert!(
-        !dir.path().join("generated").exists(),
-        "generate wrote before refusing"
+}
+
+#[test]
+fn a_typescript_version_npm_cannot_read_is_refused() {
+    generate_refuses(
+        "languages = [\"typescript\"]\n[typescript]\nversion = \"1.2\"\n",
+        "a",
+        "version: `1.2` is not a version npm reads",
     );
 }

@@ -1667,7 +1667,7 @@ fn serialization_order(members: &mut [Py], first_match: bool) {
             2
         }
     };
-    members.sort_by_key(rank);
+    members.sort_by_cached_key(rank);
 }
 
 /// Class names an expression mentions (`Annotated[Cls, …]` members, bare atoms).

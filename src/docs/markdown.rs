@@ -1,6 +1,10 @@
 //! Markdown for text a schema wrote: doc comments keep their Markdown, but nothing in
 //! them can open raw HTML, run an mdBook preprocessor directive (`{{#include ...}}`),
-//! break out of a table cell or close a code fence the page opened.
+//! break out of a table cell or close a code fence the page opened, link to a script
+//! (`javascript:`, `data:`: only web, mail and relative links stay links), fetch a
+//! remote image when the page is opened (an image stays a link to it), define a link
+//! reference that retargets the page's links, or hide text (control, invisible and
+//! bidirectional characters are written as visible `\u{XXXX}`).
 
 /// Prose (a description): Markdown stays (emphasis, lists, code spans and fenced code
 /// blocks), but `<`, `>` and `&` outside code become entities, an unclosed code fence is
@@ -82,7 +86,14 @@ fn inline(paragraph: &str) -> Option<String> {
             }
             match close {
                 Some(end) => {
-                    let span: String = chars[i..end + run].iter().collect();
+                    let mut span = String::new();
+                    for &c in &chars[i..end + run] {
+                        if c.is_control() && c != '\n' || crate::emit::text::is_invisible(c) {
+                            span.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+                        } else {
+                            span.push(c);
+                        }
+                    }
                     out.push_str(&span.replace("{{#", "{ {#"));
                     i = end + run;
                 }
@@ -93,21 +104,85 @@ fn inline(paragraph: &str) -> Option<String> {
             }
             continue;
         }
+        // After an odd run of backslashes, `c` is already literal text.
+        let escaped = chars[..i].iter().rev().take_while(|&&c| c == '\\').count() % 2 == 1;
+        let line_start = chars[..i]
+            .iter()
+            .rev()
+            .take_while(|&&c| c != '\n')
+            .all(|&c| c == ' ');
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
+            // `![alt](url)` fetches url when the page opens: `\!` keeps the text and
+            // leaves a plain link.
+            '!' if !escaped && chars.get(i + 1) == Some(&'[') => out.push_str("\\!"),
+            // `[label]: url` at a line's start defines a link reference for the page.
+            '[' if !escaped && line_start && is_reference_definition(&chars[i..]) => {
+                out.push_str("\\[")
+            }
+            ']' if !escaped
+                && chars.get(i + 1) == Some(&'(')
+                && !safe_destination(&chars[i + 2..]) =>
+            {
+                out.push_str("]\\(");
+                i += 2;
+                continue;
+            }
+            c if c.is_control() && c != '\n' && c != '\t' || crate::emit::text::is_invisible(c) => {
+                out.push_str(&format!("\\u{{{:04X}}}", u32::from(c)))
+            }
             '{' if chars.get(i + 1) == Some(&'{') && chars.get(i + 2) == Some(&'#') => {
                 out.push_str("\\{")
-            }
-            c if c.is_control() && c != '\n' && c != '\t' => {
-                out.push_str(&format!("&#x{:X};", u32::from(c)))
             }
             c => out.push(c),
         }
         i += 1;
     }
     Some(out)
+}
+
+/// Whether `rest` (from a `[` at a line's start) reads as a link reference definition,
+/// `[label]:`.
+fn is_reference_definition(rest: &[char]) -> bool {
+    let mut depth = 0usize;
+    for (i, &c) in rest.iter().enumerate() {
+        match c {
+            '\n' => return false,
+            '[' => depth += 1,
+            ']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return rest.get(i + 1) == Some(&':');
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether a link destination (the text after `](`) is one a reader can follow without
+/// running anything: relative (`#anchor`, `path`, `/path`), or `http`, `https` or
+/// `mailto`. A scheme is read as browsers read it: leading spaces and `<` skipped, tabs
+/// and line breaks inside ignored, letters compared without case.
+fn safe_destination(rest: &[char]) -> bool {
+    let mut scheme = String::new();
+    for &c in rest.iter().skip_while(|&&c| c == ' ' || c == '<') {
+        match c {
+            ':' => {
+                return matches!(scheme.as_str(), "http" | "https" | "mailto");
+            }
+            '\t' | '\n' | '\r' => {}
+            c if c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.') => {
+                scheme.push(c.to_ascii_lowercase())
+            }
+            // `/`, `?`, `#`, `)`, a space: no scheme, a relative destination.
+            _ => return !c.is_control() && !crate::emit::text::is_invisible(c),
+        }
+    }
+    true
 }
 
 /// A line of a fenced code block: verbatim, but no mdBook directive.
@@ -157,9 +232,11 @@ pub fn code(text: &str) -> String {
         .chars()
         .map(|c| {
             if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}') {
-                ' '
+                " ".to_owned()
+            } else if crate::emit::text::is_invisible(c) {
+                format!("\\u{{{:04X}}}", u32::from(c))
             } else {
-                c
+                c.to_string()
             }
         })
         .collect::<String>()
@@ -235,6 +312,7 @@ mod tests {
         assert_eq!(cell("a | b\nc\u{2028}d"), "a \\| b c d");
         assert_eq!(code("a`b"), "`` a`b ``");
         assert_eq!(code("x|y"), "`x\u{2502}y`");
+        assert_eq!(code("a\u{202e}b"), "`a\\u{202E}b`");
         assert_eq!(fenced("json", "```\n"), "````json\n```\n\n````");
         assert_eq!(
             anchor(&["message", "present-review", "Ω"]),
@@ -242,5 +320,29 @@ mod tests {
         );
         assert_eq!(comment("a-->b\n---"), "a- ->b - - -");
         assert_eq!(link_text("x](evil) ["), "x\\](evil) \\[");
+    }
+
+    #[test]
+    fn schema_text_cannot_run_fetch_retarget_or_hide() {
+        assert_eq!(
+            prose("[a](JavaScript:alert(1)) [b]( data:text/html,x) [c](java\tscript:x)"),
+            "[a]\\(JavaScript:alert(1)) [b]\\( data:text/html,x) [c]\\(java\tscript:x)"
+        );
+        assert_eq!(
+            prose("[a](https://e.example/x) [b](#type-x) [c](../x.md) [d](mailto:x@e.example)"),
+            "[a](https://e.example/x) [b](#type-x) [c](../x.md) [d](mailto:x@e.example)"
+        );
+        assert_eq!(
+            prose("![pixel](https://e.example/p.png)"),
+            "\\![pixel](https://e.example/p.png)"
+        );
+        assert_eq!(
+            prose("text\n\n  [Foo]: javascript:x\n[a] b: c"),
+            "text\n\n  \\[Foo]: javascript:x\n[a] b: c"
+        );
+        assert_eq!(
+            prose("nul\u{0} esc\u{1b} rlo\u{202e} `code\u{202e}`"),
+            "nul\\u{0000} esc\\u{001B} rlo\\u{202E} `code\\u{202E}`"
+        );
     }
 }

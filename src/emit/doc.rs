@@ -14,7 +14,11 @@ pub struct DocBlock {
     deprecated: bool,
 }
 
-/// `text` split at every line terminator (`\r\n` counts once), trailing spaces removed.
+/// `text` split at every line terminator (`\r\n` counts once), trailing spaces removed;
+/// any other control character (tab aside) and every invisible or reordering character
+/// (NUL, ESC, BEL, bidirectional overrides, zero widths) written as the visible escape
+/// `\u{XXXX}`, so a comment shows what the text says and no compiler or terminal sees
+/// the raw character.
 pub fn lines(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
@@ -26,6 +30,8 @@ pub fn lines(text: &str) -> Vec<String> {
             }
             out.push(current.trim_end().to_owned());
             current.clear();
+        } else if (c.is_control() && c != '\t') || super::text::is_invisible(c) {
+            current.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
         } else {
             current.push(c);
         }
@@ -109,6 +115,15 @@ mod tests {
     fn every_line_terminator_ends_a_line() {
         let text = "a\rb\r\nc\u{2028}d\u{2029}e\u{85}f\u{b}g\u{c}h\ni  ";
         assert_eq!(lines(text), ["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+    }
+
+    #[test]
+    fn control_and_invisible_characters_are_escaped() {
+        let text = "nul\u{0}esc\u{1b}bel\u{7}rlo\u{202e}zw\u{200b}\tend";
+        assert_eq!(
+            lines(text),
+            ["nul\\u{0000}esc\\u{001B}bel\\u{0007}rlo\\u{202E}zw\\u{200B}\tend"]
+        );
     }
 
     #[test]

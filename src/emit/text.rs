@@ -36,7 +36,8 @@ pub fn is_line_terminator(c: char) -> bool {
 pub fn is_invisible(c: char) -> bool {
     matches!(
         c,
-        '\u{200b}'..='\u{200f}'
+        '\u{061c}'
+            | '\u{200b}'..='\u{200f}'
             | '\u{202a}'..='\u{202e}'
             | '\u{2060}'..='\u{2064}'
             | '\u{2066}'..='\u{2069}'

@@ -406,15 +406,37 @@ impl Literal {
 
 /// `text` as a JSON string literal that the string syntax of every target language
 /// reads the same (JavaScript, Python): JSON's escapes, and also the line terminators
-/// JSON lets through raw (U+0085, U+2028, U+2029), so no reader can end a line in it.
+/// JSON lets through raw (U+0085, U+2028, U+2029), so no reader can end a line in it,
+/// and the invisible and reordering characters (zero widths, bidirectional controls,
+/// the byte-order mark), so a reader of the code sees what the literal holds.
 pub fn json_string(text: &str) -> String {
     let json = Value::from(text).to_string();
-    if !json.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+    let escaped = |c: char| {
+        matches!(
+            c,
+            '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{061c}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{feff}'
+        )
+    };
+    if !json.contains(escaped) {
         return json;
     }
-    json.replace('\u{85}', "\\u0085")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        if escaped(c) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A choice between variants.

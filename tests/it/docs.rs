@@ -92,7 +92,11 @@ fn schema_text_stays_in_its_place() {
                 "type": "object",
                 "description": "`` ` `` </a><img src=x> ```\nfenced <not html>",
                 "properties": {
-                    "a|b": { "type": "string", "description": "cell | break\nnext line <i>" }
+                    "a|b": { "type": "string", "description": "cell | break\nnext line <i>" },
+                    "c": {
+                        "type": "string",
+                        "description": "[run](javascript:alert(1)) ![pixel](https://e.example/p.png)\n\n[Msg]: data:text/html,x\n\nnul\u{0} rlo\u{202e}"
+                    }
                 },
                 "required": ["a|b"]
             }
@@ -111,6 +115,11 @@ fn schema_text_stays_in_its_place() {
         "</a><",
         "\n{{#include",
         " {{#include",
+        "](javascript:",
+        "\n[Msg]:",
+        " ![pixel]",
+        "\u{0}",
+        "\u{202e}",
     ] {
         assert!(!page.contains(raw), "{raw:?} reached the page:\n{page}");
     }
@@ -118,6 +127,12 @@ fn schema_text_stays_in_its_place() {
         page.contains("| `a\u{2502}b` | string | yes |  | cell \\| break next line &lt;i&gt; |"),
         "{page}"
     );
+    assert!(
+        page.contains("[run]\\(javascript:alert(1)) \\![pixel](https://e.example/p.png)"),
+        "{page}"
+    );
+    assert!(page.contains("\\[Msg]: data:text/html,x"), "{page}");
+    assert!(page.contains("nul\\u{0000} rlo\\u{202E}"), "{page}");
     assert!(
         page.contains("# Evil \\| &lt;b&gt;title&lt;/b&gt;"),
         "{page}"
@@ -158,7 +173,7 @@ fn a_hostile_file_name_stays_in_the_header_comment_and_the_title_in_its_link() {
         .unwrap()
         .contents;
     assert!(
-        summary.contains("- [T\\](javascript:alert(1)) \\[x]("),
+        summary.contains("- [T\\]\\(javascript:alert(1)) \\[x]("),
         "{summary}"
     );
 }

@@ -186,14 +186,29 @@ fn module_name(stem: &str) -> String {
 }
 
 /// A definition key typify keeps as the type's name: ASCII PascalCase words
-/// (`IPCResponse` → `IpcResponse`), never starting with a digit.
+/// (`IPCResponse` → `IpcResponse`), never starting with a digit. One pass can leave a
+/// name typify splits differently (`aB` → `AB`, which typify reads as one word, `Ab`),
+/// so passes repeat until the name is its own key: then two keys that differ are two
+/// type names.
 fn type_key(name: &str) -> String {
-    let mut key: String = super::case::ascii_words(name)
-        .iter()
-        .map(|w| super::case::capitalized(&w.to_ascii_lowercase()))
-        .collect();
-    if key.is_empty() || key.starts_with(|c: char| c.is_ascii_digit()) {
-        key.insert(0, 'T');
+    let pass = |name: &str| {
+        let mut key: String = super::case::ascii_words(name)
+            .iter()
+            .map(|w| super::case::capitalized(&w.to_ascii_lowercase()))
+            .collect();
+        if key.is_empty() || key.starts_with(|c: char| c.is_ascii_digit()) {
+            key.insert(0, 'T');
+        }
+        key
+    };
+    let mut key = pass(name);
+    // Two passes reach the fixpoint for every name seen; the bound keeps it certain.
+    for _ in 0..8 {
+        let next = pass(&key);
+        if next == key {
+            break;
+        }
+        key = next;
     }
     key
 }

@@ -144,8 +144,8 @@ fn is_serde_flatten(attribute: &syn::Attribute) -> bool {
 }
 
 /// `source` with every character rustc refuses or that could end a line for a reader
-/// (control characters other than `\n` and `\t`, U+2028, U+2029, the bidirectional
-/// formatting characters) written as its `\u{…}` escape. String literals from syn
+/// (control characters other than `\n` and `\t`, U+2028, U+2029, the invisible and
+/// bidirectional characters of [`crate::emit::text::is_invisible`]) written as its `\u{…}` escape. String literals from syn
 /// already escape them, so such a character can only be in a comment (the schema text
 /// typify quotes in docs), where the escape is plain text; in a string literal it
 /// would mean the same character.
@@ -153,16 +153,8 @@ fn escape_unprintable(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     for c in source.chars() {
         let unprintable = (c.is_control() && c != '\n' && c != '\t')
-            || matches!(
-                c,
-                '\u{2028}'
-                    | '\u{2029}'
-                    | '\u{61C}'
-                    | '\u{200E}'
-                    | '\u{200F}'
-                    | '\u{202A}'..='\u{202E}'
-                    | '\u{2066}'..='\u{2069}'
-            );
+            || matches!(c, '\u{2028}' | '\u{2029}')
+            || crate::emit::text::is_invisible(c);
         if unprintable {
             out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
         } else {

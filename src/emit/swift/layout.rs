@@ -80,7 +80,10 @@ pub fn string_literal(value: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\0' => out.push_str("\\0"),
-            c if c.is_control() || crate::emit::text::is_line_terminator(c) => {
+            c if c.is_control()
+                || crate::emit::text::is_line_terminator(c)
+                || crate::emit::text::is_invisible(c) =>
+            {
                 out.push_str(&format!("\\u{{{:X}}}", c as u32))
             }
             c => out.push(c),

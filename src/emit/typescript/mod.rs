@@ -276,7 +276,7 @@ pub fn render_package(modules: &[Module], options: &Options) -> Result<Vec<Outpu
         .map(|module| {
             (
                 *module,
-                file_names.claim(crate::emit::names::file_stem(&module.stem)),
+                file_names.claim_ignoring_case(crate::emit::names::file_stem(&module.stem)),
             )
         })
         .collect();

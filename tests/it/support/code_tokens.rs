@@ -112,6 +112,16 @@ pub fn check_files(files: &[symgen::emit::OutputFile]) -> Result<(), String> {
         if let Some(lang) = Lang::of(&file.path) {
             injected(lang, &file.contents).map_err(|why| format!("{}: {why}", file.path))?;
         }
+        // No raw control character (NUL breaks `swift build`; ESC and BEL reach a
+        // terminal) and nothing invisible or reordering (what a reader sees is what the
+        // compiler reads): schema text is escaped in comments, literals and pages alike.
+        if let Some((line, c)) = file.contents.lines().enumerate().find_map(|(n, line)| {
+            line.chars()
+                .find(|&c| c.is_control() && c != '\t' || symgen::emit::text::is_invisible(c))
+                .map(|c| (n + 1, c))
+        }) {
+            return Err(format!("{}:{line}: raw U+{:04X}", file.path, u32::from(c)));
+        }
     }
     Ok(())
 }

@@ -13,6 +13,12 @@ divergences file and appends each difference to DIR/<corpus>.<language>.jsonl in
 failing. This script classifies them and rewrites tests/divergences/<corpus>.json for
 every corpus recorded. A difference no class explains is an error: add a class (with
 what it is and why) rather than a bare entry. Review the diff like a snapshot.
+
+  scripts/divergences.py --report DIR CORPUS
+
+only counts CORPUS's recorded differences by language and class (scripts/whole-catalog.sh
+reports the whole SchemaStore catalog this way) and lists the first vectors no class
+explains; it writes nothing.
 """
 
 import json
@@ -165,16 +171,6 @@ CLASSES = [
         and re.fullmatch(r"(/[^ ]*)?/x-unknown-key: .* added", r["message"].strip()),
     ),
     (
-        "struct-from-array",
-        "A defect, not a limit: serde's derived `Deserialize` of a struct also reads a JSON "
-        "array (its fields in order), so in the Rust crate an untagged union whose object "
-        "variant comes before its array variant reads `[]` or `[\"a\"]` as the object and "
-        "writes `{}` back. The value changes; the fix is to refuse arrays for structs.",
-        lambda r: r["language"] == "rust"
-        and r["kind"] == "re-encodes"
-        and re.search(r": \{.*\} instead of \[", r["message"]),
-    ),
-    (
         "unit-variant-written-bare",
         "A defect, not a limit: the Rust crate (typify) reads an object of one key holding "
         "`null` (`{\"delete\": null}`) as the unit variant of an externally tagged enum, "
@@ -241,16 +237,35 @@ def classify(record: dict) -> str | None:
     return None
 
 
-def main() -> None:
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    directory = Path(sys.argv[1])
+def read_records(directory: Path) -> dict[str, list[dict]]:
     by_corpus: dict[str, list[dict]] = defaultdict(list)
     for file in sorted(directory.glob("*.jsonl")):
         corpus = file.name.split(".")[0]
         # Not splitlines(): a vector may hold U+2028 or another separator Python splits at.
         for line in filter(None, file.read_text(encoding="utf-8").split("\n")):
             by_corpus[corpus].append(json.loads(line))
+    return by_corpus
+
+
+def report(directory: Path, corpus: str) -> None:
+    records = read_records(directory).get(corpus, [])
+    counts = Counter((r["language"], classify(r) or "UNEXPLAINED") for r in records)
+    print(f"{corpus}: {len(records)} differences from Rust's verdict or re-encoding")
+    print("| language | class | vectors |")
+    print("|---|---|---|")
+    for (language, name), count in sorted(counts.items()):
+        print(f"| {language} | `{name}` | {count} |")
+    for record in [r for r in records if classify(r) is None][:20]:
+        print(f"unexplained: {record['language']} {record['in']} {record['kind']} {record['vector']}: {record['message'][:160]}")
+
+
+def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--report":
+        report(Path(sys.argv[2]), sys.argv[3])
+        return
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    by_corpus = read_records(Path(sys.argv[1]))
     unexplained = []
     for corpus, records in sorted(by_corpus.items()):
         entries: dict[str, list[dict]] = {language: [] for language in LANGUAGES}

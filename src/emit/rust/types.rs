@@ -65,6 +65,7 @@ pub(super) fn render(
         let mut file: syn::File =
             syn::parse2(space.to_stream()).map_err(|err| format!("typify wrote no Rust: {err}"))?;
         rename_clashing_extras(&mut file.items);
+        objects_only_in_untagged(&mut file.items);
         Ok(Rendered {
             source: escape_unprintable(&prettyplease::unparse(&file)),
             types,
@@ -124,6 +125,111 @@ fn rename_clashing_extras(items: &mut [syn::Item]) {
             _ => {}
         }
     }
+}
+
+/// serde's derived `Deserialize` of a struct also reads a JSON array (the fields in
+/// order, the missing ones defaulted), so in an untagged union `[]` would become an
+/// object variant and be written back as `{}`. Every newtype variant of an untagged
+/// enum that holds a struct of this module reads through `symgen_object_only`, which
+/// takes only a JSON object; the wire is otherwise unchanged.
+fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
+    let structs: std::collections::HashSet<String> = items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) if matches!(s.fields, syn::Fields::Named(_)) => {
+                Some(s.ident.to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut used = false;
+    for item in items.iter_mut() {
+        let syn::Item::Enum(item) = item else {
+            continue;
+        };
+        if !item.attrs.iter().any(is_serde_untagged) {
+            continue;
+        }
+        for variant in &mut item.variants {
+            let syn::Fields::Unnamed(fields) = &variant.fields else {
+                continue;
+            };
+            let [field] = fields.unnamed.iter().collect::<Vec<_>>()[..] else {
+                continue;
+            };
+            let syn::Type::Path(path) = &field.ty else {
+                continue;
+            };
+            let Some(last) = path.path.segments.last() else {
+                continue;
+            };
+            // A struct of this module is named by its bare identifier (`::serde_json::Value`
+            // is not the module's `Value`).
+            if path.qself.is_some()
+                || path.path.leading_colon.is_some()
+                || path.path.segments.len() != 1
+                || !matches!(last.arguments, syn::PathArguments::None)
+                || !structs.contains(&last.ident.to_string())
+            {
+                continue;
+            }
+            variant
+                .attrs
+                .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_object_only")]));
+            used = true;
+        }
+    }
+    if used {
+        items.push(syn::parse_quote! {
+            /// Reads a struct variant of an untagged enum from a JSON object only: serde's
+            /// derived struct would also read an array. Every request goes to
+            /// `deserialize_map`, so the struct's own visitor still refuses a key given
+            /// twice or a missing field.
+            fn symgen_object_only<'de, D, T>(deserializer: D) -> ::std::result::Result<T, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                T::deserialize(SymgenObjectOnly(deserializer))
+            }
+        });
+        items.push(syn::parse_quote! {
+            /// The deserializer of [`symgen_object_only`]: a map, whatever is asked.
+            struct SymgenObjectOnly<D>(D);
+        });
+        items.push(syn::parse_quote! {
+            impl<'de, D: ::serde::Deserializer<'de>> ::serde::Deserializer<'de> for SymgenObjectOnly<D> {
+                type Error = D::Error;
+                fn deserialize_any<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    visitor: V,
+                ) -> ::std::result::Result<V::Value, D::Error> {
+                    self.0.deserialize_map(visitor)
+                }
+                ::serde::forward_to_deserialize_any! {
+                    bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+                    byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
+                    struct enum identifier ignored_any
+                }
+            }
+        });
+    }
+}
+
+/// Whether an attribute is `#[serde(…, untagged, …)]`.
+fn is_serde_untagged(attribute: &syn::Attribute) -> bool {
+    let mut untagged = false;
+    if attribute.path().is_ident("serde") {
+        let _ = attribute.parse_nested_meta(|meta| {
+            if meta.path.is_ident("untagged") {
+                untagged = true;
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    untagged
 }
 
 /// Whether an attribute is `#[serde(…, flatten, …)]`.

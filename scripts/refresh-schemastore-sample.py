@@ -4,15 +4,18 @@ fixed seed, as a symgen project whose generated conformance vectors every langua
 suite runs (scripts/test-*.sh; docs/vectors.md).
 
 Usage (from the repository root, after `cargo build`):
-  scripts/refresh-schemastore-sample.py SCHEMASTORE_GIT [COUNT]
+  scripts/refresh-schemastore-sample.py SCHEMASTORE_GIT [COUNT] [--out DIR] [--max-bytes N]
 
 SCHEMASTORE_GIT is a git checkout (or mirror) of SchemaStore/schemastore; files are read
 from its HEAD commit, which README.md records. The catalog's schemas of at most
-MAX_BYTES that the real-world corpus does not already hold are shuffled with SEED; the
-first COUNT (default 200) that symgen reads on their own (with the catalog files their
-`$ref`s name) are kept. No instance is copied: the vectors are generated.
+--max-bytes (default MAX_BYTES; 0 for any size) that the real-world corpus does not
+already hold are shuffled with SEED; the first COUNT (default 200; `all` for every one)
+that symgen reads on their own (with the catalog files their `$ref`s name) are kept, in
+--out (default tests/fixtures/schemastore; scripts/whole-catalog.sh builds the whole
+catalog elsewhere). No instance is copied: the vectors are generated.
 """
 
+import argparse
 import importlib.util
 import json
 import random
@@ -53,8 +56,14 @@ def readable(schemas: Path, name: str) -> str | None:
 
 
 def main() -> None:
-    catalog = Path(sys.argv[1])
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("catalog", type=Path)
+    parser.add_argument("count", nargs="?", default="200")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--max-bytes", type=int, default=MAX_BYTES)
+    args = parser.parse_args()
+    catalog, out, max_bytes = args.catalog, args.out.resolve(), args.max_bytes
+    count = None if args.count == "all" else int(args.count)
     taken = {p.name for p in (ROOT / "tests/fixtures/real/schemas").glob("*.json")}
     sizes = {}
     for line in real.git(catalog, "ls-tree", "-r", "-l", "HEAD", "src/schemas/json/").splitlines():
@@ -64,10 +73,10 @@ def main() -> None:
         # A blob the checkout lacks (the largest files of a snapshot) has no size.
         if name.endswith(".json") and name not in taken and size.isdigit():
             sizes[name] = int(size)
-    candidates = sorted(n for n, size in sizes.items() if size <= MAX_BYTES)
+    candidates = sorted(n for n, size in sizes.items() if max_bytes == 0 or size <= max_bytes)
     random.Random(SEED).shuffle(candidates)
 
-    schemas = OUT / "schemas"
+    schemas = out / "schemas"
     for old in schemas.glob("*.json"):
         old.unlink()
     schemas.mkdir(parents=True, exist_ok=True)
@@ -101,8 +110,8 @@ def main() -> None:
             kept.append(name)
     commit = real.git(catalog, "rev-parse", "HEAD").strip()
     date = real.git(catalog, "log", "-1", "--format=%cs", "HEAD").strip()
-    (OUT / "LICENSE").write_text(real.show(catalog, "LICENSE"))
-    (OUT / "symgen.toml").write_text(
+    (out / "LICENSE").write_text(real.show(catalog, "LICENSE"))
+    (out / "symgen.toml").write_text(
         "# A sample of the SchemaStore catalog as a symgen project: schemas symgen did not\n"
         "# write (schemas/*.json, each a module, with the catalog files they `$ref`). The\n"
         "# vectors are generated (`symgen generate`); scripts/test-*.sh copy this folder to a\n"
@@ -115,9 +124,11 @@ def main() -> None:
         '[python]\ndir = "generated/python"\npackage = "schemastore-sample"\n\n'
         '[rust]\ndir = "generated/rust"\npackage = "schemastore-sample"\n'
     )
+    size_rule = f"of at most {max_bytes // 1024} KiB " if max_bytes else ""
+    taken = "every one" if count is None else f"the first {count}"
     listing = "\n".join(f"* `{n}`" for n in sorted(kept))
     skipped = "\n".join(f"* `{n}`: {why}" for n, why in sorted(left_out))
-    (OUT / "README.md").write_text(
+    (out / "README.md").write_text(
         f"""# SchemaStore sample
 
 {len(kept)} schemas of the SchemaStore catalog, chosen by a fixed seed, as a symgen project
@@ -127,8 +138,8 @@ holds each language to the validator's verdict on every vector (docs/vectors.md)
 
 Rebuilt by `scripts/refresh-schemastore-sample.py` from SchemaStore/schemastore at
 {commit} ({date}), under the catalog's licence (Apache License 2.0, `LICENSE`):
-the catalog's schemas of at most {MAX_BYTES // 1024} KiB that the real-world corpus
-(tests/fixtures/real) does not hold, shuffled with seed {SEED}; the first {count} that
+the catalog's schemas {size_rule}that the real-world corpus
+(tests/fixtures/real) does not hold, shuffled with seed {SEED}; {taken} that
 symgen reads on their own are kept, with the catalog files their `$ref`s name. Package
 registry host names in the catalog's text are written as `*.example` hosts
 (`crates-io.example`), since the project names no registry host.

@@ -25,14 +25,22 @@ cargo xtask check
 # name and version): it would reuse an earlier run's package of symgen-wire, the source
 # it extracted from its temporary registry into cargo's home (directories `-<hash>`,
 # never the public registry's) and its build of it. Start from none of them.
-rm -rf target/package "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/symgen-wire-* \
-  "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/symgen-[0-9]* \
-  target/debug/deps/libsymgen_wire-* target/debug/.fingerprint/symgen-wire-*
-if ! cargo package --workspace --exclude symgen-protocols --exclude xtask --allow-dirty \
-  >"$log.package" 2>&1; then
-  cat "$log.package" >&2
-  exit 1
+# (Not in the quick tier, scripts/test.sh --quick: it builds both crates afresh.)
+packaged="symgen and symgen-wire package and verify"
+if [ -z "${SYMGEN_QUICK:-}" ]; then
+  rm -rf target/package "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/symgen-wire-* \
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/symgen-[0-9]* \
+    target/debug/deps/libsymgen_wire-* target/debug/.fingerprint/symgen-wire-*
+  if ! cargo package --workspace --exclude symgen-protocols --exclude xtask --allow-dirty \
+    >"$log.package" 2>&1; then
+    cat "$log.package" >&2
+    exit 1
+  fi
+else
+  packaged="packaging not run (quick tier)"
 fi
+# The CLI without its optional parts (docs/adopting.md, "Build cost") still builds.
+cargo check --quiet --locked --bin symgen --no-default-features
 
 # `symgen rust`: generated crates share one target directory (serde is built once),
 # kept from run to run beside the corpora (scripts/corpora.sh), and must build without
@@ -75,5 +83,5 @@ unset CARGO_TARGET_DIR RUSTFLAGS
 
 # Sum the "test result:" lines of every test binary.
 read -r pass fail < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")
-echo "rust: $pass tests passed, $fail failed; JSON Schema Test Suite (draft 2020-12): ${suite:-no tally}; clippy, fmt and 'symgen check' clean; symgen and symgen-wire package and verify; symgen rust (typify), generated vectors, verdicts and re-encodings equal: fixtures $(generated "$work/fixtures.log"), real-world corpus $(generated "$work/real.log"), SchemaStore sample ($store_schemas schemas build warning-free) $(generated "$work/store.log"); $fixtures fixture schemas build, real-world corpus: $real_schemas schemas build warning-free, $real_valid published instances re-encode equal" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "rust: $pass tests passed, $fail failed; JSON Schema Test Suite (draft 2020-12): ${suite:-no tally}; clippy, fmt and 'symgen check' clean; $packaged; the CLI builds without its optional features; symgen rust (typify), generated vectors, verdicts and re-encodings equal: fixtures $(generated "$work/fixtures.log"), real-world corpus $(generated "$work/real.log"), SchemaStore sample ($store_schemas schemas build warning-free) $(generated "$work/store.log"); $fixtures fixture schemas build, real-world corpus: $real_schemas schemas build warning-free, $real_valid published instances re-encode equal" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
 echo "$((pass + fixtures + real_schemas + real_valid + $(checked "$work/fixtures.log") + $(checked "$work/real.log") + $(checked "$work/store.log") + store_schemas)) $fail" >>"${SYMGEN_COUNTS:-/dev/null}"

@@ -16,6 +16,7 @@ pub mod escape;
 mod link;
 pub mod names;
 pub mod python;
+#[cfg(feature = "rust-backend")]
 pub mod rust;
 pub mod swift;
 pub mod text;
@@ -60,7 +61,18 @@ pub fn backends() -> &'static [&'static dyn Backend] {
         &typescript::TypeScript,
         &swift::Swift,
         &python::Python,
+        #[cfg(feature = "rust-backend")]
         &rust::Rust,
+    ]
+}
+
+/// The languages this build of symgen leaves out, each with the Cargo feature that adds
+/// it (`cargo install --features rust-backend`): a project that names one gets an
+/// error saying so, never a silent skip.
+pub fn left_out() -> &'static [(&'static str, &'static str)] {
+    &[
+        #[cfg(not(feature = "rust-backend"))]
+        ("rust", "rust-backend"),
     ]
 }
 

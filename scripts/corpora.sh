@@ -77,7 +77,11 @@ corpus() {
   fi
   # Scripts that bind the project's git root (scripts/swift.sh) need one here.
   git init --quiet "$dir"
-  (cd "$dir" && "$symgen" generate 2>warnings)
+  if ! (cd "$dir" && "$symgen" generate 2>warnings); then
+    grep -v ': warning: ' "$dir/warnings" | tail -n 5 >&2
+    echo "corpus $name: symgen generate failed in $dir" >&2
+    return 1
+  fi
 }
 
 # The published instances in a corpus's vectors (every hand-written valid.json).

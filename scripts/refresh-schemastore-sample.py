@@ -40,12 +40,16 @@ _spec.loader.exec_module(real)
 
 
 def readable(schemas: Path, name: str) -> str | None:
-    """None when symgen reads the schema on its own, else the last line of its error."""
-    with tempfile.TemporaryDirectory() as out:
-        config = Path(out) / "symgen.toml"
+    """None when symgen reads the schema with the catalog files its `$ref`s name, each
+    also as a module of its own (as the project reads every file of its schema folder),
+    else the last line of its error."""
+    with tempfile.TemporaryDirectory() as scratch:
+        # The output directory is not the project's own (symgen refuses to write there).
+        config, out = Path(scratch) / "symgen.toml", Path(scratch) / "out"
         config.write_text('languages = ["python"]\n')
+        out.mkdir()
         result = subprocess.run(
-            [str(SYMGEN), "--config", str(config), "py", "--schema", str(schemas / name), "--out", out],
+            [str(SYMGEN), "--config", str(config), "py", "--schema", str(schemas), "--out", str(out)],
             capture_output=True,
             text=True,
         )

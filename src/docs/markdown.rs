@@ -89,7 +89,7 @@ fn inline(paragraph: &str) -> Option<String> {
                     let mut span = String::new();
                     for &c in &chars[i..end + run] {
                         if c.is_control() && c != '\n' || crate::emit::text::is_invisible(c) {
-                            span.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+                            span.push_str(&crate::emit::text::visible_escape(c));
                         } else {
                             span.push(c);
                         }
@@ -131,7 +131,7 @@ fn inline(paragraph: &str) -> Option<String> {
                 continue;
             }
             c if c.is_control() && c != '\n' && c != '\t' || crate::emit::text::is_invisible(c) => {
-                out.push_str(&format!("\\u{{{:04X}}}", u32::from(c)))
+                out.push_str(&crate::emit::text::visible_escape(c))
             }
             '{' if chars.get(i + 1) == Some(&'{') && chars.get(i + 2) == Some(&'#') => {
                 out.push_str("\\{")
@@ -234,7 +234,7 @@ pub fn code(text: &str) -> String {
             if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}') {
                 " ".to_owned()
             } else if crate::emit::text::is_invisible(c) {
-                format!("\\u{{{:04X}}}", u32::from(c))
+                crate::emit::text::visible_escape(c)
             } else {
                 c.to_string()
             }

@@ -31,7 +31,7 @@ pub fn lines(text: &str) -> Vec<String> {
             out.push(current.trim_end().to_owned());
             current.clear();
         } else if (c.is_control() && c != '\t') || super::text::is_invisible(c) {
-            current.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+            current.push_str(&super::text::visible_escape(c));
         } else {
             current.push(c);
         }

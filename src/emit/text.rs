@@ -45,6 +45,12 @@ pub fn is_invisible(c: char) -> bool {
     )
 }
 
+/// `c` as the visible escape `\u{XXXX}` (uppercase hex, at least four digits): what
+/// generated comments, doc lines and pages write for a character a reader must see.
+pub fn visible_escape(c: char) -> String {
+    format!("\\u{{{:04X}}}", u32::from(c))
+}
+
 /// Indents every non-empty line of `text` by `spaces`.
 pub fn indented(text: &str, spaces: usize) -> String {
     let pad = " ".repeat(spaces);

@@ -412,18 +412,7 @@ impl Literal {
 pub fn json_string(text: &str) -> String {
     let json = Value::from(text).to_string();
     let escaped = |c: char| {
-        matches!(
-            c,
-            '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{061c}'
-                | '\u{200b}'..='\u{200f}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{feff}'
-        )
+        matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}') || crate::emit::text::is_invisible(c)
     };
     if !json.contains(escaped) {
         return json;

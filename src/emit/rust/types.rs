@@ -107,10 +107,9 @@ fn rename_clashing_extras(items: &mut [syn::Item]) {
                     .chain((2..).map(|n| format!("extra_keys{n}")))
                     .find(|name| !taken.contains(name))
                     .unwrap_or_default();
-                let flattened = fields
-                    .named
-                    .iter_mut()
-                    .find(|f| named(f, "extra") && f.attrs.iter().any(is_serde_flatten));
+                let flattened = fields.named.iter_mut().find(|f| {
+                    named(f, "extra") && f.attrs.iter().any(|a| is_serde_word(a, "flatten"))
+                });
                 if let Some(field) = flattened
                     && let Some(ident) = &field.ident
                 {
@@ -147,7 +146,7 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
         let syn::Item::Enum(item) = item else {
             continue;
         };
-        if !item.attrs.iter().any(is_serde_untagged) {
+        if !item.attrs.iter().any(|a| is_serde_word(a, "untagged")) {
             continue;
         }
         for variant in &mut item.variants {
@@ -216,37 +215,20 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
     }
 }
 
-/// Whether an attribute is `#[serde(…, untagged, …)]`.
-fn is_serde_untagged(attribute: &syn::Attribute) -> bool {
-    let mut untagged = false;
+/// Whether an attribute is `#[serde(…, word, …)]` (`untagged`, `flatten`).
+fn is_serde_word(attribute: &syn::Attribute, word: &str) -> bool {
+    let mut found = false;
     if attribute.path().is_ident("serde") {
         let _ = attribute.parse_nested_meta(|meta| {
-            if meta.path.is_ident("untagged") {
-                untagged = true;
+            if meta.path.is_ident(word) {
+                found = true;
             } else if meta.input.peek(syn::Token![=]) {
                 let _: syn::Expr = meta.value()?.parse()?;
             }
             Ok(())
         });
     }
-    untagged
-}
-
-/// Whether an attribute is `#[serde(…, flatten, …)]`.
-fn is_serde_flatten(attribute: &syn::Attribute) -> bool {
-    if !attribute.path().is_ident("serde") {
-        return false;
-    }
-    let mut flatten = false;
-    let _ = attribute.parse_nested_meta(|meta| {
-        if meta.path.is_ident("flatten") {
-            flatten = true;
-        } else if meta.input.peek(syn::Token![=]) {
-            let _: syn::Expr = meta.value()?.parse()?;
-        }
-        Ok(())
-    });
-    flatten
+    found
 }
 
 /// `source` with every character rustc refuses or that could end a line for a reader

@@ -383,6 +383,94 @@ fn all_of_inheritance_merges_fields() {
     assert!(field(&derived.fields, "id").required);
 }
 
+/// Issue 38, item 1: a property an `allOf` member describes again must satisfy both
+/// schemas; the narrower is its type, and a union of such messages is tagged by the
+/// constant they pin.
+#[test]
+fn all_of_refinements_narrow_inherited_properties() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": { "message": { "$ref": "#/definitions/Message" } },
+        "definitions": {
+            "Base": {
+                "type": "object",
+                "properties": {
+                    "kind": { "type": "string" },
+                    "body": {},
+                    "count": { "type": "integer" },
+                    "arguments": { "type": ["array", "boolean", "integer", "null", "number", "object", "string"] },
+                    "level": { "enum": ["low", "mid", "high"] },
+                    "other": { "type": "integer" }
+                },
+                "required": ["kind"]
+            },
+            "Derived": {
+                "allOf": [
+                    { "$ref": "#/definitions/Base" },
+                    {
+                        "type": "object",
+                        "properties": {
+                            "kind": { "enum": ["derived"] },
+                            "body": { "type": "object", "properties": { "n": { "type": "integer" } }, "required": ["n"] },
+                            "count": { "type": "integer", "minimum": 0, "maximum": 9 },
+                            "arguments": { "$ref": "#/definitions/Args" },
+                            "level": { "enum": ["low", "mid"] },
+                            "other": { "type": "string" }
+                        },
+                        "required": ["body"]
+                    }
+                ]
+            },
+            "Second": {
+                "allOf": [
+                    { "$ref": "#/definitions/Base" },
+                    { "type": "object", "properties": { "kind": { "const": "second" } } }
+                ]
+            },
+            "Args": { "type": "object", "properties": { "flag": { "type": "boolean" } } },
+            "Message": {
+                "oneOf": [{ "$ref": "#/definitions/Derived" }, { "$ref": "#/definitions/Second" }]
+            }
+        }
+    }));
+    let derived = record(&model, "Derived");
+    let ty = |name: &str| field(&derived.fields, name).ty.clone();
+    assert_eq!(
+        ty("kind"),
+        TypeExpr::Literal(Literal::String("derived".into()))
+    );
+    assert_eq!(ty("body"), TypeExpr::Ref("DerivedBody".into()));
+    assert_eq!(ty("arguments"), TypeExpr::Ref("Args".into()));
+    let TypeExpr::Integer(count) = ty("count") else {
+        panic!("count: {:?}", ty("count"));
+    };
+    assert_eq!((count.minimum, count.maximum), (Some(0), Some(9)));
+    let TypeExpr::Ref(level) = ty("level") else {
+        panic!("level: {:?}", ty("level"));
+    };
+    let TypeKind::Enum(level) = kind(&model, &level) else {
+        panic!("{level} is not an enum");
+    };
+    assert_eq!(level.values.len(), 2);
+    // No type is both an integer and a string: the later schema is kept, and said so.
+    assert_eq!(ty("other"), TypeExpr::String(StringType { format: None }));
+    let warned: Vec<&str> = model.warnings.iter().map(|w| w.pointer.as_str()).collect();
+    assert_eq!(
+        warned,
+        ["/definitions/Derived/allOf/1/properties/other"],
+        "{:?}",
+        model.warnings
+    );
+    // A property that may be any JSON value (every `type` listed) is `Any`.
+    assert_eq!(
+        field(&record(&model, "Base").fields, "arguments").ty,
+        TypeExpr::Any
+    );
+    let message = union(&model, "Message");
+    assert_eq!(message.tagging, Tagging::Internal { tag: "kind".into() });
+}
+
 #[test]
 fn external_tagging_and_tuples() {
     // The shapes schemars emits for a default (externally tagged) enum and a tuple.

@@ -604,6 +604,40 @@ impl<'m> Planner<'m> {
         current
     }
 
+    /// `expr` with every plain alias inside it replaced by what it names: what Python
+    /// sees at run time (`list[A]` and `list[B]` are one type when `A` and `B` are
+    /// both `str`). A recursive alias is left as it is past a fixed depth.
+    fn unaliased(&self, expr: &TypeExpr, depth: usize) -> TypeExpr {
+        if depth > 64 {
+            return expr.clone();
+        }
+        let deeper = |inner: &TypeExpr| Box::new(self.unaliased(inner, depth + 1));
+        match self.alias_target(expr) {
+            TypeExpr::Array(item) => TypeExpr::Array(deeper(item)),
+            TypeExpr::Map(value) => TypeExpr::Map(deeper(value)),
+            TypeExpr::Nullable(inner) => TypeExpr::Nullable(deeper(inner)),
+            TypeExpr::Tuple(items) => {
+                TypeExpr::Tuple(items.iter().map(|i| self.unaliased(i, depth + 1)).collect())
+            }
+            TypeExpr::Ref(name) => match self.model.get(name).map(|t| &t.kind) {
+                // An untagged union of one type under several names is that type.
+                Some(TypeKind::Union(union)) if union.tagging == Tagging::Untagged => {
+                    let mut members = union.variants.iter().map(|v| match &v.payload {
+                        Payload::Type(member) => Some(self.unaliased(member, depth + 1)),
+                        _ => None,
+                    });
+                    let first = members.next().flatten();
+                    match first {
+                        Some(first) if members.all(|m| m.as_ref() == Some(&first)) => first,
+                        _ => TypeExpr::Ref(name.clone()),
+                    }
+                }
+                _ => TypeExpr::Ref(name.clone()),
+            },
+            other => other.clone(),
+        }
+    }
+
     // ----- named types ----------------------------------------------------------
 
     fn named(&mut self, ty: &'m NamedType) -> Result<(), EmitError> {
@@ -1297,11 +1331,21 @@ impl<'m> Planner<'m> {
         // What each member is once aliases are followed: two aliases of one type
         // (`URL | File`, both `str`) are one member, as Python's `Union` makes them.
         let mut seen = BTreeSet::new();
+        // `None` among the members (under any name) makes the union nullable: pydantic
+        // reads `X | None` as an optional `X`, to which no union option applies.
+        let mut nullable = false;
         for variant in &union.variants {
             let member = match &variant.payload {
-                Payload::Unit => Py::atom("None"),
+                Payload::Unit => {
+                    nullable = true;
+                    continue;
+                }
                 Payload::Type(expr) => {
-                    let target = self.alias_target(expr).clone();
+                    let target = self.unaliased(expr, 0);
+                    if target == TypeExpr::Null {
+                        nullable = true;
+                        continue;
+                    }
                     // Rendered only to compare: what it would import is not kept.
                     let imports = self.imports.clone();
                     let underlying = self.expr(&target).flat();
@@ -1339,7 +1383,9 @@ impl<'m> Planner<'m> {
         // collapse into one, as Python's own `Union` does.
         // (`Py::union` also merges the `Literal[...]` members.)
         let members = Py::union(members);
-        let value = if !matches!(members, Py::Union(_)) {
+        let value = if matches!(&members, Py::Union(all) if all.is_empty()) {
+            Py::atom("None")
+        } else if !matches!(members, Py::Union(_)) {
             members
         } else {
             let annotated = self.typing("Annotated");
@@ -1366,6 +1412,12 @@ impl<'m> Planner<'m> {
                 ],
             )
         };
+        let value = if nullable && value.flat() != "None" {
+            value.or_none()
+        } else {
+            value
+        };
+
         // Names inside the union are needed when the alias is evaluated.
         let mut needs = classes_in(&value);
         for referenced in self.union_refs(union) {

@@ -23,6 +23,7 @@ mod drafts;
 mod keywords;
 mod objects;
 mod post;
+mod refine;
 mod refs;
 mod rewrite;
 mod scalars;
@@ -714,6 +715,16 @@ impl<'a> Parser<'a> {
             }
         }
         let nullable = names.contains(&"null");
+        // Every kind of JSON value and nothing else said: any JSON.
+        let every_kind = ["array", "boolean", "null", "number", "object", "string"]
+            .iter()
+            .all(|kind| names.contains(kind));
+        let only_type = object
+            .keys()
+            .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str()) || is_extension(k));
+        if every_kind && only_type {
+            return Ok(Shape::Expr(TypeExpr::Any));
+        }
         names.retain(|n| *n != "null");
         let shape = match names.as_slice() {
             [] => Shape::Expr(TypeExpr::Null),

@@ -1,6 +1,7 @@
 //! Objects: records and maps, `$ref`-beside-keywords and `allOf` merging, flattened
 //! unions, and fields with their aliases.
 
+use super::refine::{self, KindOf};
 use super::*;
 
 impl Parser<'_> {
@@ -68,11 +69,15 @@ impl Parser<'_> {
         }
 
         if let Some((key, members)) = choice {
-            let nullable = members.iter().any(is_null_schema);
+            let member_at = |i: usize| format!("{pointer}/{key}/{i}");
+            let nulls: Vec<bool> = (members.iter().enumerate())
+                .map(|(i, m)| self.is_null_member(m, &member_at(i)))
+                .collect();
+            let nullable = nulls.iter().any(|&null| null);
             let rest: Vec<(usize, &Value)> = members
                 .iter()
                 .enumerate()
-                .filter(|(_, m)| !is_null_schema(m))
+                .filter(|(i, _)| !nulls[*i])
                 .collect();
             if rest.len() == 1 && !has_own_structure && parts.is_empty() {
                 let (i, member) = rest[0];
@@ -150,6 +155,32 @@ impl Parser<'_> {
             }),
             nullable: false,
         })
+    }
+
+    /// Whether a union member (at `member_pointer`) only allows `null`: itself, or the
+    /// def its `$ref` names when it says nothing else but annotations.
+    fn is_null_member(&self, member: &Value, member_pointer: &str) -> bool {
+        if is_null_schema(member) {
+            return true;
+        }
+        let Some(object) = member.as_object() else {
+            return false;
+        };
+        let only_ref = object
+            .keys()
+            .all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()));
+        let Some(target) = object.get("$ref").and_then(Value::as_str) else {
+            return false;
+        };
+        only_ref
+            && self
+                .ref_target(target, &join(member_pointer, "$ref"))
+                .ok()
+                .and_then(|name| self.def_object(&name))
+                .is_some_and(|def| {
+                    def.get("type") == Some(&Value::String("null".into()))
+                        || def.get("const") == Some(&Value::Null)
+                })
     }
 
     pub(super) fn known_props(
@@ -265,7 +296,7 @@ impl Parser<'_> {
             if part_additional == Additional::Forbidden {
                 additional = Additional::Forbidden;
             }
-            merge_fields(&mut fields, part_fields);
+            self.merge_into(&mut fields, part_fields);
         }
         let own = match props_of(object) {
             Some(props) => self.fields(
@@ -277,7 +308,7 @@ impl Parser<'_> {
             )?,
             None => Vec::new(),
         };
-        merge_fields(&mut fields, own);
+        self.merge_into(&mut fields, own);
         for field in &mut fields {
             if required.contains(&field.name) {
                 field.required = true;
@@ -346,6 +377,30 @@ impl Parser<'_> {
             }
         }
         Ok(Merged::Fields(fields, additional, required))
+    }
+
+    /// [`merge_fields`] with the parser's types, warning where a property's schemas do
+    /// not combine.
+    fn merge_into(&mut self, fields: &mut Vec<Field>, more: Vec<Field>) {
+        let unmerged = merge_fields(fields, more, &mut |name| self.kind_named(name));
+        for pair in unmerged {
+            self.warn(&pair.later, pair.message());
+        }
+    }
+
+    /// What the type called `name` is, when it is already known or can be read now
+    /// (not while it is being read: a type that includes itself).
+    fn kind_named(&mut self, name: &str) -> Option<TypeKind> {
+        let Some(&index) = self.by_name.get(name) else {
+            // A type hoisted from an inline schema (it has no def).
+            let hoisted = self.slots.iter().rev().flatten().find(|t| t.name == name);
+            return hoisted.map(|t| t.kind.clone());
+        };
+        if self.state[index] == SlotState::InProgress {
+            return None;
+        }
+        self.ensure(index).ok()?;
+        self.slots[index].as_ref().map(|t| t.kind.clone())
     }
 
     /// The fields of def `name` when it is a record (for `$ref`/`allOf` merging), or
@@ -503,16 +558,61 @@ pub(super) enum Part {
     Schema(Value, String),
 }
 
-pub(super) fn merge_fields(fields: &mut Vec<Field>, more: Vec<Field>) {
+/// Two schemas of one property that no single generated type combines: the later one
+/// is the field's type and the earlier one's rule is not enforced.
+pub(super) struct Unmerged {
+    pub name: String,
+    pub earlier: String,
+    pub later: String,
+}
+
+impl Unmerged {
+    pub(super) fn message(&self) -> String {
+        format!(
+            "property `{}` is described again here in a way the generated types cannot combine with its schema at `{}`; only this schema is enforced",
+            self.name, self.earlier
+        )
+    }
+}
+
+/// Adds `more` to `fields`. A property both describe must satisfy both schemas: its
+/// type becomes their conjunction (the narrower, see [`refine::conjunction`]); where
+/// there is none, the later type is kept and the pair is returned for a warning.
+pub(super) fn merge_fields(
+    fields: &mut Vec<Field>,
+    more: Vec<Field>,
+    kind_of: &mut KindOf<'_>,
+) -> Vec<Unmerged> {
+    let mut unmerged = Vec::new();
     for field in more {
         match fields.iter_mut().find(|f| f.name == field.name) {
             Some(existing) => {
                 existing.required |= field.required;
+                match refine::conjunction(&existing.ty, &field.ty, kind_of) {
+                    Some(ty) => existing.ty = ty,
+                    None => {
+                        unmerged.push(Unmerged {
+                            name: field.name.clone(),
+                            earlier: existing.pointer.clone(),
+                            later: field.pointer.clone(),
+                        });
+                        existing.ty = field.ty;
+                    }
+                }
                 if existing.docs.description.is_none() {
                     existing.docs = field.docs;
+                }
+                if existing.default.is_none() {
+                    existing.default = field.default;
+                }
+                for alias in field.aliases {
+                    if !existing.aliases.contains(&alias) {
+                        existing.aliases.push(alias);
+                    }
                 }
             }
             None => fields.push(field),
         }
     }
+    unmerged
 }

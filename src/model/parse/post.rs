@@ -156,6 +156,7 @@ fn push_down_shared_fields(model: &mut Model) {
     let mut added: Vec<NamedType> = Vec::new();
     let mut warnings = Vec::new();
     let snapshot = model.clone();
+    let mut kind_of = |name: &str| snapshot.resolve(name).map(|t| t.kind.clone());
     for named in &mut model.types {
         let TypeKind::Union(union) = &mut named.kind else {
             continue;
@@ -170,14 +171,21 @@ fn push_down_shared_fields(model: &mut Model) {
             match &mut variant.payload {
                 Payload::Fields(fields) => {
                     let mut merged = shared.clone();
-                    objects::merge_fields(&mut merged, std::mem::take(fields));
+                    let unmerged =
+                        objects::merge_fields(&mut merged, std::mem::take(fields), &mut kind_of);
+                    warn_unmerged(&mut warnings, &snapshot.file, unmerged);
                     *fields = merged;
                 }
                 Payload::Type(TypeExpr::Ref(target)) => {
                     match snapshot.resolve(target).map(|t| &t.kind) {
                         Some(TypeKind::Record(record)) => {
                             let mut fields = shared.clone();
-                            objects::merge_fields(&mut fields, record.fields.clone());
+                            let unmerged = objects::merge_fields(
+                                &mut fields,
+                                record.fields.clone(),
+                                &mut kind_of,
+                            );
+                            warn_unmerged(&mut warnings, &snapshot.file, unmerged);
                             let name = taken
                                 .claim(format!("{}{}", named.name, pascal_case(&variant.name)));
                             added.push(NamedType {
@@ -209,6 +217,13 @@ fn push_down_shared_fields(model: &mut Model) {
     }
     model.types.extend(added);
     model.warnings.extend(warnings);
+}
+
+/// A warning per property whose two schemas no generated type combines.
+fn warn_unmerged(warnings: &mut Vec<Warning>, file: &str, unmerged: Vec<objects::Unmerged>) {
+    for pair in unmerged {
+        warnings.push(Warning::new(file, &pair.later, pair.message()));
+    }
 }
 
 /// Whether `wide` accepts everything `narrow` does and more only where it says "any

@@ -261,8 +261,11 @@ fn walk(
 
 /// Whether a validation-only schema says anything (not just `true` or `{}`).
 fn has_validation(schema: &Value) -> bool {
-    schema.as_object().is_some_and(|o| {
-        o.keys()
-            .any(|k| !ANNOTATIONS.contains(&k.as_str()) && !is_extension(k))
-    })
+    // `type: object` in a member of an object's `allOf` holds for the record itself.
+    let holds = |k: &str, v: &Value| {
+        ANNOTATIONS.contains(&k) || is_extension(k) || k == "type" && v == "object"
+    };
+    schema
+        .as_object()
+        .is_some_and(|o| o.iter().any(|(k, v)| !holds(k, v)))
 }

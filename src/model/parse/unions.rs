@@ -147,7 +147,7 @@ impl Parser<'_> {
         let mut target_object = None;
         if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
             let name = self.ref_target(reference, &join(&pointer, "$ref"))?;
-            target_object = self.def_object(&name).cloned();
+            target_object = self.composed_object(&name);
             target = Some(name);
         }
         Ok(View {
@@ -156,6 +156,75 @@ impl Parser<'_> {
             target_object,
             pointer,
         })
+    }
+
+    /// The schema of def `name` (past `$ref` aliases) for finding a union's tag: with
+    /// the properties and required keys its `allOf` members and `$ref`s contribute, so
+    /// that a message inheriting `command` from a base and pinning it to `"launch"`
+    /// shows the pinned schema.
+    fn composed_object(&self, name: &str) -> Option<Map<String, Value>> {
+        let object = self.def_object(name)?;
+        if !object.contains_key("allOf") && !object.contains_key("$ref") {
+            return Some(object.clone());
+        }
+        let pointer = self.defs[*self.by_name.get(name)?].pointer.clone();
+        let mut props = Map::new();
+        let mut required = Vec::new();
+        self.compose(object, &pointer, &mut props, &mut required, 0);
+        let mut composed = object.clone();
+        composed.insert("properties".into(), Value::Object(props));
+        composed.insert("required".into(), Value::Array(required));
+        Some(composed)
+    }
+
+    /// Adds the properties and required keys of `object` and of what it composes
+    /// (`$ref`, `allOf`), earlier parts first. A later schema of a property replaces an
+    /// earlier one, unless only the earlier one pins its values.
+    fn compose(
+        &self,
+        object: &Map<String, Value>,
+        pointer: &str,
+        props: &mut Map<String, Value>,
+        required: &mut Vec<Value>,
+        depth: usize,
+    ) {
+        const MAX_COMPOSITION: usize = 32;
+        if depth > MAX_COMPOSITION {
+            return;
+        }
+        if let Some(reference) = object.get("$ref").and_then(Value::as_str)
+            && let Ok(name) = self.ref_target(reference, &join(pointer, "$ref"))
+            && let Some(&index) = self.by_name.get(&name)
+            && let Some(target) = self.def_schema(index)
+        {
+            let at = self.defs[index].pointer.clone();
+            self.compose(target, &at, props, required, depth + 1);
+        }
+        if let Some(Value::Array(members)) = object.get("allOf") {
+            for (i, member) in members.iter().enumerate() {
+                if let Some(member) = member.as_object() {
+                    let at = format!("{pointer}/allOf/{i}");
+                    self.compose(member, &at, props, required, depth + 1);
+                }
+            }
+        }
+        for (key, schema) in props_of(object).into_iter().flatten() {
+            let pins = |s: &Value| tag_values(s).is_some();
+            let keep_earlier = props.get(key).is_some_and(pins) && !pins(schema);
+            if !keep_earlier {
+                props.insert(key.clone(), schema.clone());
+            }
+        }
+        for key in object
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if !required.contains(key) {
+                required.push(key.clone());
+            }
+        }
     }
 
     /// The variants of one union member: one, or, when its tag may take several values

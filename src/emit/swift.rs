@@ -35,7 +35,7 @@ use crate::model::{self, Model, Reply, TypeKind};
 use self::naming::Scope;
 use self::templates::{
     AliasTemplate, CodecsTemplate, ConformanceVectorsTemplate, FileTemplate, PackageTemplate,
-    RuntimeTestsTemplate, VectorTest, VectorTestsTemplate,
+    RuntimeTestsTemplate, VectorTest, VectorTestsTemplate, WrapperTemplate,
 };
 use self::types::TypeContext;
 
@@ -428,6 +428,7 @@ fn render_template(template: &impl Template, what: &str) -> Result<String, model
 fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
     let model = &module.input.model;
     let boxed = recursion::boxed_fields(model);
+    let recursive = recursion::recursive_aliases(model);
     let none = recursion::Boxed::new();
     let ctx = TypeContext {
         model,
@@ -455,6 +456,19 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
                     Some(markers) => format!("{}\n\n{markers}", rendered.declaration),
                     None => rendered.declaration,
                 }
+            }
+            TypeKind::Alias(expr) if recursive.contains(&named.name) => {
+                let target = ctx.swift_type(expr, &named.pointer)?;
+                let line =
+                    format!("  public init(from decoder: any Decoder) throws {{ {target} }}");
+                WrapperTemplate {
+                    docs: layout::doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
+                    name: name.clone(),
+                    too_long: layout::guarded(line.clone(), 0) != line,
+                    target,
+                }
+                .render()
+                .map_err(|err| ctx.error(&named.pointer, err.to_string()))?
             }
             TypeKind::Alias(expr) => {
                 let target = ctx.swift_type(expr, &named.pointer)?;

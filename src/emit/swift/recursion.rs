@@ -72,6 +72,59 @@ pub fn boxed_fields(model: &Model) -> Boxed {
     boxed
 }
 
+/// The aliases Swift cannot declare as `typealias`: those whose type reaches
+/// themselves through other aliases, arrays, maps, optionals and tuples (`T = [T]`).
+/// They are rendered as structs that wrap their value.
+pub fn recursive_aliases(model: &Model) -> BTreeSet<String> {
+    let index: BTreeMap<&str, usize> = model
+        .types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i))
+        .collect();
+    let mut edges: Vec<Vec<(&str, usize)>> = vec![Vec::new(); model.types.len()];
+    for (i, named) in model.types.iter().enumerate() {
+        if let TypeKind::Alias(expr) = &named.kind {
+            alias_refs(model, &index, expr, &mut edges[i]);
+        }
+    }
+    let component = components(&edges);
+    let mut recursive = BTreeSet::new();
+    for (owner, targets) in edges.iter().enumerate() {
+        if targets
+            .iter()
+            .any(|(_, t)| component[*t] == component[owner])
+        {
+            recursive.insert(model.types[owner].name.clone());
+        }
+    }
+    recursive
+}
+
+/// The aliases `expr` names where Swift would have to expand them to declare it.
+fn alias_refs<'m>(
+    model: &Model,
+    index: &BTreeMap<&'m str, usize>,
+    expr: &TypeExpr,
+    out: &mut Vec<(&'m str, usize)>,
+) {
+    match expr {
+        TypeExpr::Ref(name) => {
+            let is_alias = model
+                .get(name)
+                .is_some_and(|t| matches!(t.kind, TypeKind::Alias(_)));
+            if let (true, Some(&target)) = (is_alias, index.get(name.as_str())) {
+                out.push(("", target));
+            }
+        }
+        TypeExpr::Array(inner) | TypeExpr::Map(inner) | TypeExpr::Nullable(inner) => {
+            alias_refs(model, index, inner, out)
+        }
+        TypeExpr::Tuple(items) => items.iter().for_each(|i| alias_refs(model, index, i, out)),
+        _ => {}
+    }
+}
+
 /// The strongly connected component of every node (Tarjan's algorithm without
 /// recursion, so a long chain of types cannot overflow the stack).
 fn components(edges: &[Vec<(&str, usize)>]) -> Vec<usize> {

@@ -134,6 +134,20 @@ pub struct AliasTemplate {
     pub too_long: bool,
 }
 
+/// A type alias that reaches itself (`T = [T]`), as a struct wrapping its value.
+#[derive(Template)]
+#[template(path = "swift/wrapper.swift")]
+pub struct WrapperTemplate {
+    /// Doc comment lines, or empty.
+    pub docs: String,
+    /// The type's name.
+    pub name: String,
+    /// The wrapped Swift type.
+    pub target: String,
+    /// Whether a line is longer than swift-format allows (then it is exempted).
+    pub too_long: bool,
+}
+
 /// One marker type of a union's message (rule R8).
 pub struct Marker {
     /// Doc comment lines, or empty.

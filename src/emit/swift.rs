@@ -498,6 +498,19 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
         .map_err(|err| ctx.error("", err.to_string()))?;
         bodies.push((name, body));
     }
+    if bodies.is_empty() {
+        // A target needs a source file: a schema that defines no types still gets one.
+        let docs = format!(
+            "`{}` defines no types; this file keeps the module's target buildable.",
+            module.input.file_name
+        );
+        let body = format!(
+            "{}public enum {}Schema {{}}",
+            layout::doc_comment(Some(&docs), 0),
+            module.name
+        );
+        bodies.push((module.name.as_str(), body));
+    }
     for (name, body) in bodies {
         let contents = render_template(
             &FileTemplate {

@@ -484,10 +484,13 @@ impl Parser<'_> {
             is_def: true,
         };
         match self.shape(&cleaned, pointer, inner)? {
+            // Fields written inline carry no rule of their own object; an alternative
+            // that closes its object or states cross-field rules stays a named record
+            // (below), so its rules hold.
             Shape::Kind {
                 kind: TypeKind::Record(record),
                 nullable: false,
-            } => {
+            } if record.additional == Additional::Allowed && record.constraints.is_empty() => {
                 self.taken.remove(&name);
                 Ok(Payload::Fields(record.fields))
             }

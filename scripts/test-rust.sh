@@ -39,8 +39,14 @@ if [ -z "${SYMGEN_QUICK:-}" ]; then
 else
   packaged="packaging not run (quick tier)"
 fi
-# The CLI without its optional parts (docs/adopting.md, "Build cost") still builds.
-cargo check --quiet --locked --bin symgen --no-default-features
+# The CLI without its optional parts (docs/adopting.md, "Build cost") still builds, and
+# says how to get the language it leaves out instead of not knowing the subcommand.
+cargo build --quiet --locked --bin symgen --no-default-features --target-dir target/no-default
+if out=$(target/no-default/debug/symgen rust --out . 2>&1) \
+  || ! printf '%s' "$out" | grep -q 'rebuild it with the `rust-backend` feature'; then
+  echo "symgen without rust-backend: \`symgen rust\` should fail naming the feature; it said: $out" >&2
+  exit 1
+fi
 
 # `symgen rust`: generated crates share one target directory (serde is built once),
 # kept from run to run beside the corpora (scripts/corpora.sh), and must build without

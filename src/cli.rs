@@ -154,6 +154,14 @@ impl Cli {
             }
             command = command.subcommand(sub);
         }
+        // A language this build leaves out still has its subcommand, which says how to
+        // get it, instead of clap's "unrecognized subcommand".
+        for (name, feature) in emit::left_out() {
+            let sub = LanguageArgs::augment_args(clap::Command::new(*name)).about(format!(
+                "Not in this build of symgen: rebuild it with the `{feature}` feature"
+            ));
+            command = command.subcommand(sub);
+        }
         command
     }
 
@@ -206,6 +214,12 @@ impl Cli {
         let (name, sub) = matches
             .subcommand()
             .ok_or_else(|| Error::Usage("no subcommand".into()))?;
+        if let Some((name, feature)) = emit::left_out().iter().find(|(n, _)| *n == name) {
+            return Err(Error::Usage(format!(
+                "this symgen was built without the `{name}` language; rebuild it with the \
+                 `{feature}` feature (`cargo install --features {feature} ...`)"
+            )));
+        }
         if let Some(backend) = emit::backend(name).filter(|b| b.command() == name) {
             let args =
                 LanguageArgs::from_arg_matches(sub).map_err(|err| Error::Usage(err.to_string()))?;

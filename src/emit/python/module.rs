@@ -606,34 +606,52 @@ impl<'m> Planner<'m> {
 
     /// `expr` with every plain alias inside it replaced by what it names: what Python
     /// sees at run time (`list[A]` and `list[B]` are one type when `A` and `B` are
-    /// both `str`). A recursive alias is left as it is past a fixed depth.
-    fn unaliased(&self, expr: &TypeExpr, depth: usize) -> TypeExpr {
+    /// both `str`). `unions` remembers, per untagged union, the one type it is (or its
+    /// own name): each is expanded once, and one that contains itself stays a name.
+    fn unaliased(
+        &self,
+        expr: &TypeExpr,
+        unions: &mut HashMap<String, TypeExpr>,
+        depth: usize,
+    ) -> TypeExpr {
         if depth > 64 {
             return expr.clone();
         }
-        let deeper = |inner: &TypeExpr| Box::new(self.unaliased(inner, depth + 1));
+        let mut deeper = |inner: &TypeExpr| Box::new(self.unaliased(inner, unions, depth + 1));
         match self.alias_target(expr) {
             TypeExpr::Array(item) => TypeExpr::Array(deeper(item)),
             TypeExpr::Map(value) => TypeExpr::Map(deeper(value)),
             TypeExpr::Nullable(inner) => TypeExpr::Nullable(deeper(inner)),
-            TypeExpr::Tuple(items) => {
-                TypeExpr::Tuple(items.iter().map(|i| self.unaliased(i, depth + 1)).collect())
-            }
-            TypeExpr::Ref(name) => match self.model.get(name).map(|t| &t.kind) {
+            TypeExpr::Tuple(items) => TypeExpr::Tuple(items.iter().map(|i| *deeper(i)).collect()),
+            TypeExpr::Ref(name) => {
+                if let Some(known) = unions.get(name) {
+                    return known.clone();
+                }
+                let Some(TypeKind::Union(union)) = self.model.get(name).map(|t| &t.kind) else {
+                    return TypeExpr::Ref(name.clone());
+                };
+                // While it is expanded (and when it is not one type) it is its name.
+                unions.insert(name.clone(), TypeExpr::Ref(name.clone()));
+                if union.tagging != Tagging::Untagged {
+                    return TypeExpr::Ref(name.clone());
+                }
                 // An untagged union of one type under several names is that type.
-                Some(TypeKind::Union(union)) if union.tagging == Tagging::Untagged => {
-                    let mut members = union.variants.iter().map(|v| match &v.payload {
-                        Payload::Type(member) => Some(self.unaliased(member, depth + 1)),
-                        _ => None,
-                    });
-                    let first = members.next().flatten();
-                    match first {
-                        Some(first) if members.all(|m| m.as_ref() == Some(&first)) => first,
-                        _ => TypeExpr::Ref(name.clone()),
+                let mut one: Option<TypeExpr> = None;
+                for variant in &union.variants {
+                    let Payload::Type(member) = &variant.payload else {
+                        return TypeExpr::Ref(name.clone());
+                    };
+                    let member = self.unaliased(member, unions, depth + 1);
+                    match &one {
+                        Some(first) if *first != member => return TypeExpr::Ref(name.clone()),
+                        Some(_) => {}
+                        None => one = Some(member),
                     }
                 }
-                _ => TypeExpr::Ref(name.clone()),
-            },
+                let collapsed = one.unwrap_or_else(|| TypeExpr::Ref(name.clone()));
+                unions.insert(name.clone(), collapsed.clone());
+                collapsed
+            }
             other => other.clone(),
         }
     }
@@ -1334,6 +1352,7 @@ impl<'m> Planner<'m> {
         // `None` among the members (under any name) makes the union nullable: pydantic
         // reads `X | None` as an optional `X`, to which no union option applies.
         let mut nullable = false;
+        let mut unions = HashMap::new();
         for variant in &union.variants {
             let member = match &variant.payload {
                 Payload::Unit => {
@@ -1341,7 +1360,7 @@ impl<'m> Planner<'m> {
                     continue;
                 }
                 Payload::Type(expr) => {
-                    let target = self.unaliased(expr, 0);
+                    let target = self.unaliased(expr, &mut unions, 0);
                     if target == TypeExpr::Null {
                         nullable = true;
                         continue;

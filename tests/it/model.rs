@@ -471,6 +471,33 @@ fn all_of_refinements_narrow_inherited_properties() {
     assert_eq!(message.tagging, Tagging::Internal { tag: "kind".into() });
 }
 
+/// Issue 38, item 16: names say what a type is, not in which order it was met.
+#[test]
+fn alike_alternatives_and_same_named_schemas_get_distinct_meaningful_names() {
+    let model = model(&json!({
+        "type": "object",
+        "properties": {
+            "command": {
+                "oneOf": [
+                    { "type": "string" },
+                    { "type": "object", "properties": { "ps": { "type": "string" } }, "additionalProperties": false },
+                    { "type": "object", "properties": { "sh": { "type": "string" } }, "additionalProperties": false }
+                ]
+            },
+            "allow": { "type": "array", "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 } } } },
+            "ignore": { "type": "array", "items": { "type": "object", "properties": { "name": { "type": "string", "maxLength": 9 } } } },
+            "a": { "$ref": "#/properties/allow/items/properties/name" },
+            "b": { "$ref": "#/properties/ignore/items/properties/name" }
+        }
+    }));
+    let command = union(&model, "TestCommand");
+    let names: Vec<&str> = command.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["String", "Ps", "Sh"]);
+    assert!(model.get("TestCommandPs").is_some(), "{}", outline(&model));
+    assert!(model.get("name").is_some(), "{}", outline(&model));
+    assert!(model.get("IgnoreName").is_some(), "{}", outline(&model));
+}
+
 #[test]
 fn external_tagging_and_tuples() {
     // The shapes schemars emits for a default (externally tagged) enum and a tuple.

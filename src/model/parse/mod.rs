@@ -204,8 +204,14 @@ impl<'a> Parser<'a> {
                     let Some(schema) = self.resources.docs[*doc].value.pointer(pointer) else {
                         continue;
                     };
-                    let name =
-                        self.unique(&name_from_pointer(pointer, &self.resources.docs[*doc].file));
+                    let candidates = names_from_pointer(pointer, &self.resources.docs[*doc].file);
+                    let name = match candidates.iter().find(|c| !self.taken.contains(*c)) {
+                        Some(free) => {
+                            self.taken.insert(free.clone());
+                            free.clone()
+                        }
+                        None => self.unique(&candidates[0]),
+                    };
                     self.taken.remove(&name);
                     let shown = self.display_pointer(*doc, pointer);
                     self.by_target.insert(target.clone(), name.clone());
@@ -876,6 +882,54 @@ fn target_order(target: &Target) -> (usize, String) {
         Target::MetaSchema => (usize::MAX, String::new()),
         Target::Schema { doc, pointer } => (*doc, pointer.clone()),
     }
+}
+
+/// Def names for the schema at `pointer`, best first: [`name_from_pointer`], then that
+/// name after more and more of the names around it (`…/allow/items/properties/name`
+/// and `…/ignore/items/properties/name`: `name`, then `IgnoreName`), so that two
+/// schemas of one name get names that say where they are rather than a number.
+fn names_from_pointer(pointer: &str, file: &str) -> Vec<String> {
+    let first = name_from_pointer(pointer, file);
+    let segments: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|s| crate::json_pointer::unescape(s).into_owned())
+        .collect();
+    let container = |s: &str| {
+        matches!(
+            s,
+            "properties" | "$defs" | "definitions" | "patternProperties"
+        ) || s.chars().all(|c| c.is_ascii_digit())
+            || (s.starts_with(|c: char| c.is_ascii_lowercase())
+                && matches!(
+                    s,
+                    "items"
+                        | "additionalProperties"
+                        | "not"
+                        | "if"
+                        | "then"
+                        | "else"
+                        | "contains"
+                        | "propertyNames"
+                        | "unevaluatedProperties"
+                        | "unevaluatedItems"
+                        | "allOf"
+                        | "anyOf"
+                        | "oneOf"
+                        | "prefixItems"
+                ))
+    };
+    let named: Vec<&str> = segments
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !container(s))
+        .collect();
+    let mut names = vec![first.clone()];
+    for k in 1..named.len() {
+        let prefix = named[named.len() - 1 - k..named.len() - 1].join(" ");
+        names.push(pascal_case(&format!("{prefix} {first}")));
+    }
+    names
 }
 
 /// A def name for the schema at `pointer`: its last name-like segment (array indices

@@ -29,12 +29,14 @@ impl Parser<'_> {
                         target: None,
                         target_object: None,
                         pointer: member_pointer.clone(),
+                        distinct_name: None,
                     });
                 }
                 continue;
             }
             views.push(self.view(member, member_pointer)?);
         }
+        name_alike_alternatives(&mut views);
         let unknown_hint = |v: &View| v.object.get("x-symgen-unknown") == Some(&Value::Bool(true));
         let hint = object
             .get("x-symgen-envelope")
@@ -139,6 +141,7 @@ impl Parser<'_> {
                     target: None,
                     target_object: None,
                     pointer,
+                    distinct_name: None,
                 }),
                 _ => Err(self.err(&pointer, "a union member must be a schema object")),
             };
@@ -155,6 +158,7 @@ impl Parser<'_> {
             target,
             target_object,
             pointer,
+            distinct_name: None,
         })
     }
 
@@ -306,6 +310,7 @@ impl Parser<'_> {
                 None => None,
             })
             .or_else(|| view.target.clone())
+            .or_else(|| view.distinct_name.clone())
             .unwrap_or_else(|| kind_name(object).to_owned());
         let variant_hint = format!("{}{}", ctx.name, pascal_case(&name));
         let payload = match tagging {
@@ -512,6 +517,9 @@ pub(super) struct View {
     target: Option<String>,
     target_object: Option<Map<String, Value>>,
     pointer: String,
+    /// The name of an untitled alternative that shares its kind with others (several
+    /// objects): after the property only it has, instead of a number.
+    distinct_name: Option<String>,
 }
 
 impl View {
@@ -558,6 +566,46 @@ pub(super) fn kind_name(object: &Map<String, Value>) -> &'static str {
         None if object.contains_key("properties") => "Object",
         None if object.contains_key("const") || object.contains_key("enum") => "Literal",
         None => "Value",
+    }
+}
+
+/// Names untitled alternatives of one kind (several objects written inline) after a
+/// property only that alternative has (`{ps}`, `{cmd}` → `Ps`, `Cmd`), its required
+/// ones first, so that their names and the types hoisted from them say what they are
+/// instead of `Object`, `Object2`.
+fn name_alike_alternatives(views: &mut [View]) {
+    let untitled = |v: &View| v.target.is_none() && !v.object.contains_key("title");
+    let keys = |v: &View| -> Vec<String> {
+        let mut keys: Vec<String> = string_list(v.object.get("required"))
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        for key in props_of(&v.object).into_iter().flatten().map(|(k, _)| k) {
+            if !keys.contains(key) {
+                keys.push(key.clone());
+            }
+        }
+        keys
+    };
+    let mut names = Vec::with_capacity(views.len());
+    for (i, view) in views.iter().enumerate() {
+        let kind = kind_name(&view.object);
+        let alike: Vec<&View> = (views.iter().enumerate())
+            .filter(|(j, other)| *j != i && untitled(other) && kind_name(&other.object) == kind)
+            .map(|(_, other)| other)
+            .collect();
+        let name = (untitled(view) && kind == "Object" && !alike.is_empty())
+            .then(|| {
+                let others: HashSet<String> = alike.iter().flat_map(|v| keys(v)).collect();
+                keys(view).into_iter().find(|k| !others.contains(k))
+            })
+            .flatten()
+            .map(|key| pascal_case(&key))
+            .filter(|name| !name.is_empty());
+        names.push(name);
+    }
+    for (view, name) in views.iter_mut().zip(names) {
+        view.distinct_name = name;
     }
 }
 

@@ -99,8 +99,8 @@ else:
 {{ root.encode_body|safe }}{#- raw: a `return` of identifiers laid out by layout::return_statement #}
 {%- endfor %}
 
-
-{{ view.roots_line|safe }}{#- raw: a dict of string literals and identifiers #}
+{% if !view.decls.is_empty() || !view.roots.is_empty() || !view.reply_codecs.is_empty() %}
+{% endif %}{{ view.roots_line|safe }}{#- raw: a dict of string literals and identifiers #}
 """The codec of every root type, by its name in the schema."""
 {{ view.replies_line|safe }}{#- raw: a dict of string literals and identifiers #}
 """The codec of each request's reply data, by the request's tag (or method)."""

@@ -6,11 +6,15 @@ import {{ module }}
 /// The roots and typed replies of {{ id|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #}, for the vector round trip.
 let {{ constant }} = ProtocolCodecs(
   id: {{ id|safe }}{# raw: a Swift string literal made by layout::string_literal (quotes, backslashes, control characters and line terminators escaped) #},
+{%- if roots.is_empty() %}
+  roots: [:],
+{%- else %}
   roots: [
 {%- for r in roots %}
 {{ r|safe }}{# raw: declaration code rendered in Rust from names made by naming.rs, literals by layout::string_literal and docs by layout::doc_comment #}
 {%- endfor %}
   ],
+{%- endif %}
 {%- if replies.is_empty() %}
   replies: [:],
 {%- else %}

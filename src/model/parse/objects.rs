@@ -69,6 +69,19 @@ impl Parser<'_> {
         }
 
         if let Some((key, members)) = choice {
+            // `anyOf` with a member that accepts anything (`{}`, `true`) accepts anything.
+            let accepts_all = |m: &Value| match m {
+                Value::Bool(true) => true,
+                Value::Object(o) => o.keys().all(|k| ANNOTATIONS.contains(&k.as_str())),
+                _ => false,
+            };
+            if key == "anyOf"
+                && !has_own_structure
+                && parts.is_empty()
+                && members.iter().any(accepts_all)
+            {
+                return Ok(Shape::Expr(TypeExpr::Any));
+            }
             let member_at = |i: usize| format!("{pointer}/{key}/{i}");
             let nulls: Vec<bool> = (members.iter().enumerate())
                 .map(|(i, m)| self.is_null_member(m, &member_at(i)))

@@ -331,13 +331,31 @@ fn nullable_through_references(model: &mut Model) {
             _ => None,
         })
         .collect();
+    // Untagged unions with an alternative that admits `null` (`oneOf: [{type: [null,
+    // string, ...]}, ...]`, an inner `oneOf` with a `null` member).
+    let null_unions: HashSet<String> = model
+        .types
+        .iter()
+        .filter(|t| match &t.kind {
+            TypeKind::Union(union) => {
+                union.tagging == Tagging::Untagged
+                    && union.variants.iter().any(|v| match &v.payload {
+                        Payload::Type(expr) => expr.is_nullable(),
+                        Payload::Unit => true,
+                        _ => false,
+                    })
+            }
+            _ => false,
+        })
+        .map(|t| t.name.clone())
+        .collect();
     let admits_null = |name: &str| {
         let mut current = name;
         for _ in 0..=aliases.len() {
             match aliases.get(current) {
                 Some(TypeExpr::Ref(next)) => current = next,
                 Some(expr) => return expr.is_nullable(),
-                None => return false,
+                None => return null_unions.contains(current),
             }
         }
         false

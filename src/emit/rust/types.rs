@@ -67,7 +67,7 @@ pub(super) fn render(
         rename_clashing_extras(&mut file.items);
         objects_only_in_untagged(&mut file.items);
         Ok(Rendered {
-            source: escape_unprintable(&prettyplease::unparse(&file)),
+            source: escape_unprintable(&qualified_defaults(&prettyplease::unparse(&file))),
             types,
         })
     }));
@@ -80,6 +80,13 @@ pub(super) fn render(
             .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
             .unwrap_or_else(|| "typify failed".to_owned())),
     }
+}
+
+/// typify's `impl Default` bodies call `Default::default()` unqualified, which names the
+/// schema's own type where the schema defines one called `default` (codecov's does);
+/// the calls are written with the standard library's path.
+fn qualified_defaults(source: &str) -> String {
+    source.replace(" Default::default()", " ::std::default::Default::default()")
 }
 
 /// Where a struct has a property named `extra` and typify adds its map of unknown keys

@@ -270,7 +270,8 @@ function which(object, errors, names) {
     if (own(object, name) === undefined) continue;
     if (found !== null) {
       const both = "`" + found + "` and `" + name + "`";
-      fail(errors, found, "constraint", both + " must not both be present");
+      // Located at the later spelling, the one too many (as the validator does).
+      fail(errors, name, "constraint", both + " must not both be present");
       return found;
     }
     found = name;

@@ -347,7 +347,8 @@ def one_name_each(data: object, *names: tuple[str, ...]) -> object:
                     {
                         "first": present[0],
                         "second": present[1],
-                        "pointer": "/" + _escape(spellings[0]),
+                        # The later spelling, the one too many (as the validator).
+                        "pointer": "/" + _escape(present[1]),
                     },
                 )
     return data

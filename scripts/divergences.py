@@ -72,9 +72,9 @@ CLASSES = [
     ),
     (
         "int64-past-2-53",
-        "A 64-bit integer past ±2^53: TypeScript decodes it to the nearest double, which "
-        "changes the value, refuses a maximum that rounds up past the range, or accepts "
-        "a value one past the minimum that rounds to it (issue 38, item 5).",
+        "A 64-bit integer past ±(2^53 − 1): JSON.parse may already have rounded it, so "
+        "the TypeScript decoder refuses it with a located violation rather than pass on "
+        "a changed value (issue 38, item 5; docs/typescript.md).",
         lambda r: r["language"] == "typescript"
         and re.search(r"\(2\^53 \+ 1\)|\(-2\^53 - 1\)|\(the maximum\)|\(below the minimum\)|\(above the maximum\)", r["what"])
         and re.search(r"\d{16}", r["what"]),

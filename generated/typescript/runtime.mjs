@@ -413,6 +413,13 @@ function int(value, errors, where, min, max) {
   if (typeof value !== "number" || !Number.isInteger(value)) {
     return wrongType(errors, value, where, "an integer");
   }
+  // Past ±(2^53 − 1) a JavaScript number may already differ from the integer the text
+  // wrote (JSON.parse rounds it): refused, never passed on changed (docs/typescript.md).
+  if (!Number.isSafeInteger(value)) {
+    const message =
+      "must be within ±(2^53 − 1), which JavaScript reads exactly; found " + value;
+    return fail(errors, where, "out_of_range", message);
+  }
   if (value < min) {
     const message = "must be >= " + min + "; found " + value;
     return fail(errors, where, "out_of_range", message);

@@ -38,9 +38,17 @@ fn generated(with_types: bool) -> Vec<Generated> {
     .expect("vectors")
 }
 
+/// One generation with the Rust types registered, shared by the tests that only read
+/// it (generating is most of this file's time; `generation_is_deterministic` still
+/// compares it with a fresh one).
+fn typed() -> &'static [Generated] {
+    static TYPED: std::sync::OnceLock<Vec<Generated>> = std::sync::OnceLock::new();
+    TYPED.get_or_init(|| generated(true))
+}
+
 #[test]
 fn the_schema_alone_gives_serdes_verdicts_and_re_encodings() {
-    let typed = generated(true);
+    let typed = typed();
     let schema_only = generated(false);
     for (a, b) in typed.iter().zip(&schema_only) {
         assert_eq!(a.stem, b.stem);
@@ -69,20 +77,20 @@ fn the_schema_alone_gives_serdes_verdicts_and_re_encodings() {
 
 #[test]
 fn generation_is_deterministic() {
-    let files = |all: Vec<Generated>| {
+    let files = |all: &[Generated]| {
         all.iter()
             .flat_map(Generated::files)
             .map(|f| (f.path, f.contents))
             .collect::<Vec<_>>()
     };
-    assert_eq!(files(generated(true)), files(generated(true)));
+    assert_eq!(files(typed()), files(&generated(true)));
 }
 
 #[test]
 fn every_message_type_and_fault_class_is_covered() {
-    let all = generated(true);
+    let all = typed();
     let mut faults = BTreeSet::new();
-    for one in &all {
+    for one in all {
         assert!(one.skipped.is_empty(), "{}: {:?}", one.stem, one.skipped);
         assert!(
             !one.valid.is_empty() && !one.invalid.is_empty(),
@@ -139,7 +147,7 @@ fn every_message_type_and_fault_class_is_covered() {
 #[test]
 fn the_committed_vectors_are_current() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
-    for file in generated(true).iter().flat_map(Generated::files) {
+    for file in typed().iter().flat_map(Generated::files) {
         let path = root.join(&file.path);
         let on_disk = std::fs::read_to_string(&path)
             .unwrap_or_else(|err| panic!("{}: {err}; run `cargo xtask generate`", path.display()));

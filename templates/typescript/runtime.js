@@ -421,7 +421,8 @@ function int(value, errors, where, min, max) {
   // wrote (JSON.parse rounds it): refused, never passed on changed (docs/typescript.md).
   if (!Number.isSafeInteger(value)) {
     const message =
-      "must be within ±(2^53 − 1), which JavaScript reads exactly; found " + value;
+      "must be within ±(2^53 − 1), which JavaScript reads exactly; found " +
+      value;
     return fail(errors, where, "out_of_range", message);
   }
   if (value < min) {

@@ -149,6 +149,68 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
         })
         .collect();
     let mut used = false;
+    let mut used_option = false;
+    // A bare identifier that names a struct of this module (`::serde_json::Value` is not
+    // the module's `Value`).
+    let is_struct = |ty: &syn::Type| {
+        let syn::Type::Path(path) = ty else {
+            return false;
+        };
+        path.qself.is_none()
+            && path.path.leading_colon.is_none()
+            && path.path.segments.len() == 1
+            && matches!(path.path.segments[0].arguments, syn::PathArguments::None)
+            && structs.contains(&path.path.segments[0].ident.to_string())
+    };
+    // `::std::option::Option<S>`: its `S`.
+    let optional = |ty: &syn::Type| -> Option<syn::Type> {
+        let syn::Type::Path(path) = ty else {
+            return None;
+        };
+        let last = path.path.segments.last()?;
+        if last.ident != "Option" {
+            return None;
+        }
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+            return None;
+        };
+        match args.args.first()? {
+            syn::GenericArgument::Type(inner) => Some(inner.clone()),
+            _ => None,
+        }
+    };
+    // A field holding a struct reads it from an object only, as the variants below do
+    // (a schema's object keywords without `type: object` let an array through the
+    // validator; serde's struct would read it and write `{}` back).
+    for item in items.iter_mut() {
+        let syn::Item::Struct(item) = item else {
+            continue;
+        };
+        let syn::Fields::Named(fields) = &mut item.fields else {
+            continue;
+        };
+        for field in &mut fields.named {
+            let special = field.attrs.iter().any(|a| {
+                ["flatten", "with", "deserialize_with"]
+                    .iter()
+                    .any(|word| is_serde_word(a, word))
+            });
+            if special {
+                continue;
+            }
+            if is_struct(&field.ty) {
+                field
+                    .attrs
+                    .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_object_only")]));
+                used = true;
+            } else if optional(&field.ty).is_some_and(|inner| is_struct(&inner)) {
+                field.attrs.push(syn::parse_quote!(
+                    #[serde(deserialize_with = "symgen_object_only_option")]
+                ));
+                used_option = true;
+            }
+        }
+    }
     for item in items.iter_mut() {
         let syn::Item::Enum(item) = item else {
             continue;
@@ -185,12 +247,44 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
             used = true;
         }
     }
+    if used_option {
+        items.push(syn::parse_quote! {
+            /// Reads an optional struct field from `null` or a JSON object only (see
+            /// [`symgen_object_only`]).
+            fn symgen_object_only_option<'de, D, T>(
+                deserializer: D,
+            ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                <::std::option::Option<SymgenObject<T>> as ::serde::Deserialize>::deserialize(
+                    deserializer,
+                )
+                .map(|value| value.map(|object| object.0))
+            }
+        });
+        items.push(syn::parse_quote! {
+            /// A struct read from a JSON object only.
+            struct SymgenObject<T>(T);
+        });
+        items.push(syn::parse_quote! {
+            impl<'de, T: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for SymgenObject<T> {
+                fn deserialize<D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::std::result::Result<Self, D::Error> {
+                    T::deserialize(SymgenObjectOnly(deserializer)).map(SymgenObject)
+                }
+            }
+        });
+        used = true;
+    }
     if used {
         items.push(syn::parse_quote! {
-            /// Reads a struct variant of an untagged enum from a JSON object only: serde's
-            /// derived struct would also read an array. Every request goes to
-            /// `deserialize_map`, so the struct's own visitor still refuses a key given
-            /// twice or a missing field.
+            /// Reads a struct (a struct field, a struct variant of an untagged enum) from a
+            /// JSON object only: serde's derived struct would also read an array. Every
+            /// request goes to `deserialize_map`, so the struct's own visitor still refuses
+            /// a key given twice or a missing field.
             fn symgen_object_only<'de, D, T>(deserializer: D) -> ::std::result::Result<T, D::Error>
             where
                 D: ::serde::Deserializer<'de>,

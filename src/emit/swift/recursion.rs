@@ -42,12 +42,7 @@ fn struct_fields(kind: &TypeKind) -> Option<&[Field]> {
 /// component of the "stores inline" graph (then the target reaches the owner). Linear
 /// in the number of types and fields (Tarjan's algorithm, iterative).
 pub fn boxed_fields(model: &Model) -> Boxed {
-    let index: BTreeMap<&str, usize> = model
-        .types
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name.as_str(), i))
-        .collect();
+    let index = type_index(model);
     // Per type, its inline edges: (field wire name, target type index).
     let mut edges: Vec<Vec<(&str, usize)>> = vec![Vec::new(); model.types.len()];
     for (i, named) in model.types.iter().enumerate() {
@@ -72,16 +67,21 @@ pub fn boxed_fields(model: &Model) -> Boxed {
     boxed
 }
 
-/// The aliases Swift cannot declare as `typealias`: those whose type reaches
-/// themselves through other aliases, arrays, maps, optionals and tuples (`T = [T]`).
-/// They are rendered as structs that wrap their value.
-pub fn recursive_aliases(model: &Model) -> BTreeSet<String> {
-    let index: BTreeMap<&str, usize> = model
+/// Each named type's position in the model, by name.
+fn type_index(model: &Model) -> BTreeMap<&str, usize> {
+    model
         .types
         .iter()
         .enumerate()
         .map(|(i, t)| (t.name.as_str(), i))
-        .collect();
+        .collect()
+}
+
+/// The aliases Swift cannot declare as `typealias`: those whose type reaches
+/// themselves through other aliases, arrays, maps, optionals and tuples (`T = [T]`).
+/// They are rendered as structs that wrap their value.
+pub fn recursive_aliases(model: &Model) -> BTreeSet<String> {
+    let index = type_index(model);
     let mut edges: Vec<Vec<(&str, usize)>> = vec![Vec::new(); model.types.len()];
     for (i, named) in model.types.iter().enumerate() {
         if let TypeKind::Alias(expr) = &named.kind {

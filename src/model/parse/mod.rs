@@ -890,39 +890,11 @@ fn target_order(target: &Target) -> (usize, String) {
 /// schemas of one name get names that say where they are rather than a number.
 fn names_from_pointer(pointer: &str, file: &str) -> Vec<String> {
     let first = name_from_pointer(pointer, file);
-    let segments: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|s| crate::json_pointer::unescape(s).into_owned())
-        .collect();
-    let container = |s: &str| {
-        matches!(
-            s,
-            "properties" | "$defs" | "definitions" | "patternProperties"
-        ) || s.chars().all(|c| c.is_ascii_digit())
-            || (s.starts_with(|c: char| c.is_ascii_lowercase())
-                && matches!(
-                    s,
-                    "items"
-                        | "additionalProperties"
-                        | "not"
-                        | "if"
-                        | "then"
-                        | "else"
-                        | "contains"
-                        | "propertyNames"
-                        | "unevaluatedProperties"
-                        | "unevaluatedItems"
-                        | "allOf"
-                        | "anyOf"
-                        | "oneOf"
-                        | "prefixItems"
-                ))
-    };
+    let segments = pointer_segments(pointer);
     let named: Vec<&str> = segments
         .iter()
         .map(String::as_str)
-        .filter(|s| !container(s))
+        .filter(|s| !is_container(s) && !is_pointer_keyword(s))
         .collect();
     let mut names = vec![first.clone()];
     for k in 1..named.len() {
@@ -932,47 +904,59 @@ fn names_from_pointer(pointer: &str, file: &str) -> Vec<String> {
     names
 }
 
-/// A def name for the schema at `pointer`: its last name-like segment (array indices
-/// and keywords join the segment before them), or the file's stem for a document root.
-fn name_from_pointer(pointer: &str, file: &str) -> String {
-    let segments: Vec<String> = pointer
+/// A pointer's segments, unescaped.
+fn pointer_segments(pointer: &str) -> Vec<String> {
+    pointer
         .split('/')
         .skip(1)
         .map(|s| crate::json_pointer::unescape(s).into_owned())
-        .collect();
-    let is_keyword = |s: &str| {
-        s.chars().all(|c| c.is_ascii_digit())
-            || matches!(
-                s,
-                "items"
-                    | "additionalProperties"
-                    | "not"
-                    | "if"
-                    | "then"
-                    | "else"
-                    | "contains"
-                    | "propertyNames"
-                    | "unevaluatedProperties"
-                    | "unevaluatedItems"
-                    | "allOf"
-                    | "anyOf"
-                    | "oneOf"
-                    | "prefixItems"
-            )
-    };
+        .collect()
+}
+
+/// A segment that holds named schemas (`properties`, `$defs`, …).
+fn is_container(segment: &str) -> bool {
+    matches!(
+        segment,
+        "properties" | "$defs" | "definitions" | "patternProperties"
+    )
+}
+
+/// A segment that is no name: an array index or a keyword holding one schema.
+fn is_pointer_keyword(segment: &str) -> bool {
+    segment.chars().all(|c| c.is_ascii_digit())
+        || matches!(
+            segment,
+            "items"
+                | "additionalProperties"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "propertyNames"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "allOf"
+                | "anyOf"
+                | "oneOf"
+                | "prefixItems"
+        )
+}
+
+/// A def name for the schema at `pointer`: its last name-like segment (array indices
+/// and keywords join the segment before them), or the file's stem for a document root.
+fn name_from_pointer(pointer: &str, file: &str) -> String {
+    let segments = pointer_segments(pointer);
     let mut parts: Vec<&str> = Vec::new();
     for segment in segments.iter().rev() {
-        if matches!(
-            segment.as_str(),
-            "properties" | "$defs" | "definitions" | "patternProperties"
-        ) {
+        if is_container(segment) {
             if parts.is_empty() {
                 continue;
             }
             break;
         }
         parts.push(segment);
-        if !is_keyword(segment) {
+        if !is_pointer_keyword(segment) {
             break;
         }
     }

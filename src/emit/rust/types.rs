@@ -249,8 +249,8 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
     }
     if used_option {
         items.push(syn::parse_quote! {
-            /// Reads an optional struct field from `null` or a JSON object only (see
-            /// [`symgen_object_only`]).
+            /// Reads an optional struct field from `null` or a JSON object only, as
+            /// `symgen_object_only` reads a struct.
             fn symgen_object_only_option<'de, D, T>(
                 deserializer: D,
             ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
@@ -277,7 +277,6 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
                 }
             }
         });
-        used = true;
     }
     if used {
         items.push(syn::parse_quote! {
@@ -293,8 +292,11 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
                 T::deserialize(SymgenObjectOnly(deserializer))
             }
         });
+    }
+    if used || used_option {
         items.push(syn::parse_quote! {
-            /// The deserializer of [`symgen_object_only`]: a map, whatever is asked.
+            /// The deserializer that reads a struct from a JSON object only: a map,
+            /// whatever is asked.
             struct SymgenObjectOnly<D>(D);
         });
         items.push(syn::parse_quote! {

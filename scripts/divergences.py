@@ -73,10 +73,11 @@ CLASSES = [
     (
         "int64-past-2-53",
         "A 64-bit integer past ±(2^53 − 1): JSON.parse may already have rounded it, so "
-        "the TypeScript decoder refuses it with a located violation rather than pass on "
-        "a changed value (issue 38, item 5; docs/typescript.md).",
+        "the TypeScript decoder refuses it in an integer field with a located violation "
+        "rather than pass on a changed value; inside free-form JSON (any JSON, unknown "
+        "keys) it is JSON.parse's nearest double (issue 38, item 5; docs/typescript.md).",
         lambda r: r["language"] == "typescript"
-        and re.search(r"\(2\^53 \+ 1\)|\(-2\^53 - 1\)|\(the maximum\)|\(below the minimum\)|\(above the maximum\)", r["what"])
+        and re.search(r"\(2\^53( \+ 1)?\)|\(-2\^53 - 1\)|\(the (maximum|minimum)\)|\(below the minimum\)|\(above the maximum\)", r["what"])
         and re.search(r"\d{16}", r["what"]),
     ),
     (

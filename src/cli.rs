@@ -214,11 +214,8 @@ impl Cli {
         let (name, sub) = matches
             .subcommand()
             .ok_or_else(|| Error::Usage("no subcommand".into()))?;
-        if let Some((name, feature)) = emit::left_out().iter().find(|(n, _)| *n == name) {
-            return Err(Error::Usage(format!(
-                "this symgen was built without the `{name}` language; rebuild it with the \
-                 `{feature}` feature (`cargo install --features {feature} ...`)"
-            )));
+        if let Some(message) = emit::left_out_message(name) {
+            return Err(Error::Usage(message));
         }
         if let Some(backend) = emit::backend(name).filter(|b| b.command() == name) {
             let args =

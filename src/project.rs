@@ -314,13 +314,8 @@ impl Project {
             .iter()
             .find(|n| !emit::backends().iter().any(|b| b.name() == n.as_str()))
         {
-            let message = match emit::left_out().iter().find(|(name, _)| name == unknown) {
-                Some((name, feature)) => format!(
-                    "this symgen was built without the `{name}` language; rebuild it with the \
-                     `{feature}` feature (`cargo install --features {feature} ...`)"
-                ),
-                None => format!("unknown language `{unknown}`; symgen has {}", known()),
-            };
+            let message = emit::left_out_message(unknown)
+                .unwrap_or_else(|| format!("unknown language `{unknown}`; symgen has {}", known()));
             return Err(error(Some("languages".into()), message));
         }
         // A left-out language's table is the project's, for a full build: not an error.

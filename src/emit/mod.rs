@@ -76,6 +76,20 @@ pub fn left_out() -> &'static [(&'static str, &'static str)] {
     ]
 }
 
+/// Why language `name` is missing from this build, when it is one [`left_out`] names:
+/// the sentence the CLI and the project file both say.
+pub fn left_out_message(name: &str) -> Option<String> {
+    left_out()
+        .iter()
+        .find(|(left, _)| *left == name)
+        .map(|(name, feature)| {
+            format!(
+                "this symgen was built without the `{name}` language; rebuild it with the \
+             `{feature}` feature (`cargo install --features {feature} ...`)"
+            )
+        })
+}
+
 /// The backend called `name` (or whose subcommand is `name`).
 pub fn backend(name: &str) -> Option<&'static dyn Backend> {
     backends()

@@ -64,10 +64,11 @@ pub(super) fn render(
         }
         let mut file: syn::File =
             syn::parse2(space.to_stream()).map_err(|err| format!("typify wrote no Rust: {err}"))?;
+        syn::visit_mut::VisitMut::visit_file_mut(&mut QualifiedDefaults, &mut file);
         rename_clashing_extras(&mut file.items);
         objects_only_in_untagged(&mut file.items);
         Ok(Rendered {
-            source: escape_unprintable(&qualified_defaults(&prettyplease::unparse(&file))),
+            source: escape_unprintable(&prettyplease::unparse(&file)),
             types,
         })
     }));
@@ -83,10 +84,24 @@ pub(super) fn render(
 }
 
 /// typify's `impl Default` bodies call `Default::default()` unqualified, which names the
-/// schema's own type where the schema defines one called `default` (codecov's does);
-/// the calls are written with the standard library's path.
-fn qualified_defaults(source: &str) -> String {
-    source.replace(" Default::default()", " ::std::default::Default::default()")
+/// schema's own type where the schema defines one called `default` (codecov's does):
+/// every such path in an expression is written with the standard library's path. Only
+/// code is visited; doc comments (schema text) stay as they are.
+struct QualifiedDefaults;
+
+impl syn::visit_mut::VisitMut for QualifiedDefaults {
+    fn visit_expr_path_mut(&mut self, expr: &mut syn::ExprPath) {
+        let path = &expr.path;
+        let bare = path.leading_colon.is_none()
+            && expr.qself.is_none()
+            && path.segments.len() == 2
+            && path.segments[0].ident == "Default"
+            && path.segments[1].ident == "default";
+        if bare {
+            expr.path = syn::parse_quote!(::std::default::Default::default);
+        }
+        syn::visit_mut::visit_expr_path_mut(self, expr);
+    }
 }
 
 /// Where a struct has a property named `extra` and typify adds its map of unknown keys

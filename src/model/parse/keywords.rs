@@ -184,6 +184,11 @@ pub(super) fn is_constraint(schema: &Value, known: &dyn Fn(&str) -> bool) -> boo
 }
 
 pub(super) fn is_null_schema(schema: &Value) -> bool {
+    schema.as_object().is_some_and(is_null_object)
+}
+
+/// Whether a schema object only allows `null` (`type: null`, `const: null`).
+pub(super) fn is_null_object(schema: &Map<String, Value>) -> bool {
     schema.get("type") == Some(&Value::String("null".into()))
         || schema.get("const") == Some(&Value::Null)
 }

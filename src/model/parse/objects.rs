@@ -190,10 +190,7 @@ impl Parser<'_> {
                 .ref_target(target, &join(member_pointer, "$ref"))
                 .ok()
                 .and_then(|name| self.def_object(&name))
-                .is_some_and(|def| {
-                    def.get("type") == Some(&Value::String("null".into()))
-                        || def.get("const") == Some(&Value::Null)
-                })
+                .is_some_and(is_null_object)
     }
 
     pub(super) fn known_props(

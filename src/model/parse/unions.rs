@@ -574,7 +574,11 @@ pub(super) fn kind_name(object: &Map<String, Value>) -> &'static str {
 /// ones first, so that their names and the types hoisted from them say what they are
 /// instead of `Object`, `Object2`.
 fn name_alike_alternatives(views: &mut [View]) {
-    let untitled = |v: &View| v.target.is_none() && !v.object.contains_key("title");
+    // The untitled inline objects, each with its keys (required ones first); a key is
+    // its alternative's own when no other of them has it. One pass to count, one to name.
+    let alike = |v: &View| {
+        v.target.is_none() && !v.object.contains_key("title") && kind_name(&v.object) == "Object"
+    };
     let keys = |v: &View| -> Vec<String> {
         let mut keys: Vec<String> = string_list(v.object.get("required"))
             .into_iter()
@@ -587,25 +591,21 @@ fn name_alike_alternatives(views: &mut [View]) {
         }
         keys
     };
-    let mut names = Vec::with_capacity(views.len());
-    for (i, view) in views.iter().enumerate() {
-        let kind = kind_name(&view.object);
-        let alike: Vec<&View> = (views.iter().enumerate())
-            .filter(|(j, other)| *j != i && untitled(other) && kind_name(&other.object) == kind)
-            .map(|(_, other)| other)
-            .collect();
-        let name = (untitled(view) && kind == "Object" && !alike.is_empty())
-            .then(|| {
-                let others: HashSet<String> = alike.iter().flat_map(|v| keys(v)).collect();
-                keys(view).into_iter().find(|k| !others.contains(k))
-            })
-            .flatten()
-            .map(|key| pascal_case(&key))
-            .filter(|name| !name.is_empty());
-        names.push(name);
+    let keyed: Vec<Option<Vec<String>>> = views.iter().map(|v| alike(v).then(|| keys(v))).collect();
+    if keyed.iter().flatten().count() < 2 {
+        return;
     }
-    for (view, name) in views.iter_mut().zip(names) {
-        view.distinct_name = name;
+    let mut holders: HashMap<&str, usize> = HashMap::new();
+    for key in keyed.iter().flatten().flatten() {
+        *holders.entry(key.as_str()).or_default() += 1;
+    }
+    for (view, keys) in views.iter_mut().zip(&keyed) {
+        view.distinct_name = keys
+            .iter()
+            .flatten()
+            .find(|key| holders[key.as_str()] == 1)
+            .map(|key| pascal_case(key))
+            .filter(|name| !name.is_empty());
     }
 }
 

@@ -1401,8 +1401,10 @@ impl<'m> Planner<'m> {
         // Members Python reads as the same type (`str | str` from two string variants)
         // collapse into one, as Python's own `Union` does.
         // (`Py::union` also merges the `Literal[...]` members.)
+        // Only `null` under one name or another: the alias is `None`.
+        let only_null = members.is_empty();
         let members = Py::union(members);
-        let value = if matches!(&members, Py::Union(all) if all.is_empty()) {
+        let value = if only_null {
             Py::atom("None")
         } else if !matches!(members, Py::Union(_)) {
             members
@@ -1431,7 +1433,7 @@ impl<'m> Planner<'m> {
                 ],
             )
         };
-        let value = if nullable && value.flat() != "None" {
+        let value = if nullable && !only_null {
             value.or_none()
         } else {
             value

@@ -447,42 +447,35 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
             ..ctx.clone()
         };
         let name = &module.names[&named.name];
-        let body = match &named.kind {
-            TypeKind::Record(record) => records::render_record(&ctx, named, name, record, 0)?,
-            TypeKind::Enum(e) => enums::render(&ctx, named, name, e)?,
-            TypeKind::Union(union) => {
-                let rendered = unions::render_union(&ctx, named, name, union)?;
-                match rendered.markers {
-                    Some(markers) => format!("{}\n\n{markers}", rendered.declaration),
-                    None => rendered.declaration,
+        let body =
+            match &named.kind {
+                TypeKind::Record(record) => records::render_record(&ctx, named, name, record, 0)?,
+                TypeKind::Enum(e) => enums::render(&ctx, named, name, e)?,
+                TypeKind::Union(union) => {
+                    let rendered = unions::render_union(&ctx, named, name, union)?;
+                    match rendered.markers {
+                        Some(markers) => format!("{}\n\n{markers}", rendered.declaration),
+                        None => rendered.declaration,
+                    }
                 }
-            }
-            TypeKind::Alias(expr) if recursive.contains(&named.name) => {
-                let target = ctx.swift_type(expr, &named.pointer)?;
-                let line =
-                    format!("  public init(from decoder: any Decoder) throws {{ {target} }}");
-                WrapperTemplate {
-                    docs: layout::doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
-                    name: name.clone(),
-                    too_long: layout::guarded(line.clone(), 0) != line,
-                    target,
+                TypeKind::Alias(expr) => {
+                    let target = ctx.swift_type(expr, &named.pointer)?;
+                    let docs = layout::doc_comment(layout::doc_text(&named.docs).as_deref(), 0);
+                    let name = name.clone();
+                    if recursive.contains(&named.name) {
+                    // The wrapper's widest line.
+                    let widest = format!(
+                        "    self.value = try decoder.singleValueContainer().decode({target}.self)"
+                    );
+                    let too_long = !layout::fits(&widest);
+                    WrapperTemplate { docs, name, target, too_long }.render()
+                } else {
+                    let too_long = !layout::fits(&format!("public typealias {name} = {target}"));
+                    AliasTemplate { docs, name, target, too_long }.render()
                 }
-                .render()
                 .map_err(|err| ctx.error(&named.pointer, err.to_string()))?
-            }
-            TypeKind::Alias(expr) => {
-                let target = ctx.swift_type(expr, &named.pointer)?;
-                let line = format!("public typealias {name} = {target}");
-                AliasTemplate {
-                    docs: layout::doc_comment(layout::doc_text(&named.docs).as_deref(), 0),
-                    name: name.clone(),
-                    too_long: layout::guarded(line.clone(), 0) != line,
-                    target,
                 }
-            }
-            .render()
-            .map_err(|err| ctx.error(&named.pointer, err.to_string()))?,
-        };
+            };
         bodies.push((name, body));
     }
     for (name, target) in &module.aliases {
@@ -491,7 +484,7 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
         let body = AliasTemplate {
             docs: layout::doc_comment(Some(&docs), 0),
             name: name.clone(),
-            too_long: layout::guarded(line.clone(), 0) != line,
+            too_long: !layout::fits(&line),
             target: target.clone(),
         }
         .render()

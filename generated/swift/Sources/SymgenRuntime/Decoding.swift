@@ -184,8 +184,12 @@ extension Decoder {
     let container = try container(keyedBy: AnyCodingKey.self)
     let union = unionKey
     var values: [String: T] = [:]
-    for key in container.allKeys
-    where !known.contains(key.stringValue) && key.stringValue != union {
+    // In key order, so that the first bad value is the same in every process (Swift's
+    // hashing orders `allKeys` differently from run to run).
+    let other = container.allKeys.filter {
+      !known.contains($0.stringValue) && $0.stringValue != union
+    }
+    for key in other.sorted(by: { $0.stringValue < $1.stringValue }) {
       values[key.stringValue] = try container.decode(T.self, forKey: key)
     }
     return values
@@ -195,8 +199,11 @@ extension Decoder {
   public func checkNoOtherKeys(_ allowed: Set<String>) throws {
     let container = try container(keyedBy: AnyCodingKey.self)
     let union = unionKey
-    for key in container.allKeys
-    where !allowed.contains(key.stringValue) && key.stringValue != union {
+    // The first unexpected key in key order, the same in every process.
+    let unexpected = container.allKeys
+      .filter { !allowed.contains($0.stringValue) && $0.stringValue != union }
+      .min { $0.stringValue < $1.stringValue }
+    if let key = unexpected {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container, debugDescription: "unexpected key \(key.stringValue)")
     }
@@ -229,7 +236,8 @@ extension Dictionary: EntryDecodable where Key == String, Value: Decodable {
   ) throws -> Self {
     let object = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
     var entries: [String: Value] = [:]
-    for entry in object.allKeys {
+    // In key order: the entry an error names is the same in every process.
+    for entry in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
       entries[entry.stringValue] = try object.decodeRequired(Value.self, forKey: entry)
     }
     return entries

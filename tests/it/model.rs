@@ -498,6 +498,39 @@ fn alike_alternatives_and_same_named_schemas_get_distinct_meaningful_names() {
     assert!(model.get("IgnoreName").is_some(), "{}", outline(&model));
 }
 
+/// Two types that contain themselves, one inherited and one described again: comparing
+/// them must end (it overflowed the stack), with the warning for a pair no type combines.
+#[test]
+fn refining_a_self_containing_type_with_another_ends() {
+    let model = model(&json!({
+        "type": "object",
+        "properties": { "d": { "$ref": "#/definitions/D" } },
+        "definitions": {
+            "A": { "type": "array", "items": { "$ref": "#/definitions/A" } },
+            "B": { "type": "array", "items": { "$ref": "#/definitions/B" } },
+            "Base": { "type": "object", "properties": { "x": { "$ref": "#/definitions/A" } } },
+            "D": {
+                "allOf": [
+                    { "$ref": "#/definitions/Base" },
+                    { "type": "object", "properties": { "x": { "$ref": "#/definitions/B" } } }
+                ]
+            }
+        }
+    }));
+    assert_eq!(
+        field(&record(&model, "D").fields, "x").ty,
+        TypeExpr::Ref("B".into())
+    );
+    assert!(
+        model
+            .warnings
+            .iter()
+            .any(|w| w.pointer == "/definitions/D/allOf/1/properties/x"),
+        "{:?}",
+        model.warnings
+    );
+}
+
 #[test]
 fn external_tagging_and_tuples() {
     // The shapes schemars emits for a default (externally tagged) enum and a tuple.

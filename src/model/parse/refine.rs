@@ -8,27 +8,41 @@ use super::*;
 /// What a type reference names, as far as a conjunction needs to know it.
 pub(super) type KindOf<'a> = dyn FnMut(&str) -> Option<TypeKind> + 'a;
 
+/// How deep a conjunction follows references and containers: two types that contain
+/// themselves (`A = [A]` against `B = [B]`) would otherwise be compared forever.
+const MAX_DEPTH: usize = 32;
+
 /// The type of a value that satisfies both `a` and `b`, when one of the model's types
-/// says exactly that; `None` when neither contains the other (the caller warns).
+/// says exactly that; `None` when neither contains the other (the caller warns), or
+/// when telling would take more than [`MAX_DEPTH`] steps.
 pub(super) fn conjunction(
     a: &TypeExpr,
     b: &TypeExpr,
     kind_of: &mut KindOf<'_>,
 ) -> Option<TypeExpr> {
+    meet(a, b, kind_of, 0)
+}
+
+/// [`conjunction`], `depth` steps in.
+fn meet(a: &TypeExpr, b: &TypeExpr, kind_of: &mut KindOf<'_>, depth: usize) -> Option<TypeExpr> {
     if a == b {
         return Some(a.clone());
     }
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let deeper = depth + 1;
     match (a, b) {
         (TypeExpr::Any, other) | (other, TypeExpr::Any) => Some(other.clone()),
         (TypeExpr::Nullable(x), TypeExpr::Nullable(y)) => {
-            conjunction(x, y, kind_of).map(TypeExpr::nullable)
+            meet(x, y, kind_of, deeper).map(TypeExpr::nullable)
         }
         (TypeExpr::Nullable(x), other) | (other, TypeExpr::Nullable(x)) => match other {
             TypeExpr::Null | TypeExpr::Literal(Literal::Null) => Some(TypeExpr::Null),
-            _ => conjunction(x, other, kind_of),
+            _ => meet(x, other, kind_of, deeper),
         },
         (TypeExpr::Literal(literal), other) | (other, TypeExpr::Literal(literal)) => {
-            admits(other, literal, kind_of).then(|| TypeExpr::Literal(literal.clone()))
+            admits(other, literal, kind_of, deeper).then(|| TypeExpr::Literal(literal.clone()))
         }
         (TypeExpr::Number(number), TypeExpr::Integer(int))
         | (TypeExpr::Integer(int), TypeExpr::Number(number)) => number
@@ -47,10 +61,10 @@ pub(super) fn conjunction(
             _ => None,
         },
         (TypeExpr::Array(x), TypeExpr::Array(y)) => {
-            conjunction(x, y, kind_of).map(|item| TypeExpr::Array(Box::new(item)))
+            meet(x, y, kind_of, deeper).map(|item| TypeExpr::Array(Box::new(item)))
         }
         (TypeExpr::Map(x), TypeExpr::Map(y)) => {
-            conjunction(x, y, kind_of).map(|value| TypeExpr::Map(Box::new(value)))
+            meet(x, y, kind_of, deeper).map(|value| TypeExpr::Map(Box::new(value)))
         }
         (TypeExpr::Map(value), TypeExpr::Ref(name))
         | (TypeExpr::Ref(name), TypeExpr::Map(value))
@@ -67,12 +81,12 @@ pub(super) fn conjunction(
                 (TypeKind::Enum(ex), TypeKind::Enum(ey)) if values_within(ey, ex) => {
                     Some(b.clone())
                 }
-                (TypeKind::Alias(ax), _) => conjunction(ax, b, kind_of).map(|t| keep(a, ax, t)),
-                (_, TypeKind::Alias(ay)) => conjunction(a, ay, kind_of).map(|t| keep(b, ay, t)),
-                (TypeKind::Union(union), _) if one_alternative(union, b, kind_of) => {
+                (TypeKind::Alias(ax), _) => meet(ax, b, kind_of, deeper).map(|t| keep(a, ax, t)),
+                (_, TypeKind::Alias(ay)) => meet(a, ay, kind_of, deeper).map(|t| keep(b, ay, t)),
+                (TypeKind::Union(union), _) if one_alternative(union, b, kind_of, deeper) => {
                     Some(b.clone())
                 }
-                (_, TypeKind::Union(union)) if one_alternative(union, a, kind_of) => {
+                (_, TypeKind::Union(union)) if one_alternative(union, a, kind_of, deeper) => {
                     Some(a.clone())
                 }
                 _ => None,
@@ -82,7 +96,7 @@ pub(super) fn conjunction(
             let reference = TypeExpr::Ref(name.clone());
             match kind_of(name)? {
                 TypeKind::Alias(aliased) => {
-                    conjunction(&aliased, other, kind_of).map(|t| keep(&reference, &aliased, t))
+                    meet(&aliased, other, kind_of, deeper).map(|t| keep(&reference, &aliased, t))
                 }
                 TypeKind::Enum(values) => match other {
                     TypeExpr::String(StringType { format: None }) if values.is_string() => {
@@ -90,7 +104,7 @@ pub(super) fn conjunction(
                     }
                     _ => None,
                 },
-                TypeKind::Union(union) if one_alternative(&union, other, kind_of) => {
+                TypeKind::Union(union) if one_alternative(&union, other, kind_of, deeper) => {
                     Some(other.clone())
                 }
                 _ => None,
@@ -110,12 +124,15 @@ fn keep(reference: &TypeExpr, aliased: &TypeExpr, conjunction: TypeExpr) -> Type
 }
 
 /// Whether every value of type `ty` may be `literal` (the literal is one of its values).
-fn admits(ty: &TypeExpr, literal: &Literal, kind_of: &mut KindOf<'_>) -> bool {
+fn admits(ty: &TypeExpr, literal: &Literal, kind_of: &mut KindOf<'_>, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
     match (ty, literal) {
         (TypeExpr::Any, _) => true,
         (TypeExpr::Null, Literal::Null) => true,
         (TypeExpr::Nullable(inner), literal) => {
-            *literal == Literal::Null || admits(inner, literal, kind_of)
+            *literal == Literal::Null || admits(inner, literal, kind_of, depth + 1)
         }
         (TypeExpr::Bool, Literal::Bool(_)) => true,
         (TypeExpr::String(StringType { format: None }), Literal::String(_)) => true,
@@ -136,7 +153,7 @@ fn admits(ty: &TypeExpr, literal: &Literal, kind_of: &mut KindOf<'_>) -> bool {
                 values.open && matches!(literal, Literal::String(_))
                     || values.values.iter().any(|v| &v.value == literal)
             }
-            Some(TypeKind::Alias(aliased)) => admits(&aliased, literal, kind_of),
+            Some(TypeKind::Alias(aliased)) => admits(&aliased, literal, kind_of, depth + 1),
             _ => false,
         },
         _ => false,
@@ -145,12 +162,17 @@ fn admits(ty: &TypeExpr, literal: &Literal, kind_of: &mut KindOf<'_>) -> bool {
 
 /// Whether `narrow` lies within one alternative of an untagged union (a property
 /// typed "a string or an object" refined to one record).
-fn one_alternative(union: &Union, narrow: &TypeExpr, kind_of: &mut KindOf<'_>) -> bool {
+fn one_alternative(
+    union: &Union,
+    narrow: &TypeExpr,
+    kind_of: &mut KindOf<'_>,
+    depth: usize,
+) -> bool {
     union.tagging == Tagging::Untagged
         && union.fields.is_empty()
         && union.variants.iter().any(|variant| match &variant.payload {
             Payload::Type(alternative) => {
-                conjunction(alternative, narrow, kind_of).as_ref() == Some(narrow)
+                meet(alternative, narrow, kind_of, depth).as_ref() == Some(narrow)
             }
             _ => false,
         })

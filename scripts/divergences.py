@@ -116,8 +116,9 @@ CLASSES = [
     (
         "null-as-absent",
         "`null` for an optional field whose schema does not allow it: the decoder reads "
-        "it as absent (rule R3, right for symgen's own schemas; serde's `Option` in the "
-        "Rust crate); JSON Schema refuses it (issue 38, item 2).",
+        "it as absent (rule R3, right for symgen's own schemas); JSON Schema refuses it "
+        "(issue 38, item 2). The Rust crate refuses it where it can map the field back "
+        "to the model; serde's `Option` reads it where typify named the struct itself.",
         lambda r: r["kind"] == "accepts"
         and ("(null means absent)" in r["message"] or (r["language"] == "rust" and r["what"] == "null")),
     ),

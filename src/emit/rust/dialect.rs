@@ -9,7 +9,8 @@
 //! Everything the model resolved (drafts, `$ref`s across files, `allOf` merges) is
 //! already gone: typify only ever sees references to `#/definitions/<key>`.
 
-use std::collections::{HashMap, HashSet};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -22,13 +23,55 @@ use crate::model::{
 /// Writes a module's types as schemas; `keys` maps each model type name to its
 /// definition key.
 pub(super) struct Dialect<'a> {
-    pub model: &'a Model,
-    pub keys: &'a HashMap<String, String>,
+    model: &'a Model,
+    keys: &'a HashMap<String, String>,
+    /// The optional properties of the objects written since the last
+    /// [`Dialect::definition`], each with whether its schema admits `null`.
+    optional: RefCell<Vec<(String, bool)>>,
 }
 
-impl Dialect<'_> {
+/// A definition in typify's dialect, and the optional properties whose schema does not
+/// admit `null` in every object it writes. typify types such a property
+/// `Option<T>`, which serde reads from `null` too; the crate reads it only from a
+/// present value (`types.rs`), as the schema says.
+pub(super) struct Definition {
+    pub schema: Value,
+    pub present_only: BTreeSet<String>,
+}
+
+impl<'a> Dialect<'a> {
+    pub fn new(model: &'a Model, keys: &'a HashMap<String, String>) -> Self {
+        Dialect {
+            model,
+            keys,
+            optional: RefCell::default(),
+        }
+    }
+
     /// The definition of a named type.
-    pub fn definition(&self, named: &NamedType) -> Value {
+    pub fn definition(&self, named: &NamedType) -> Definition {
+        self.optional.borrow_mut().clear();
+        let schema = self.schema(named);
+        let optional = self.optional.take();
+        let nullable: HashSet<&str> = optional
+            .iter()
+            .filter(|(_, null)| *null)
+            .map(|(name, _)| name.as_str())
+            .collect();
+        // A name optional in two objects of one definition (two variants) is read from a
+        // present value only when neither admits `null`: the crate cannot tell them apart.
+        let present_only = optional
+            .iter()
+            .filter(|(name, _)| !nullable.contains(name.as_str()))
+            .map(|(name, _)| name.clone())
+            .collect();
+        Definition {
+            schema,
+            present_only,
+        }
+    }
+
+    fn schema(&self, named: &NamedType) -> Value {
         let mut schema = match &named.kind {
             TypeKind::Record(record) => self.record(record, &[]),
             TypeKind::Enum(values) => enumeration(values),
@@ -101,6 +144,11 @@ impl Dialect<'_> {
                 continue;
             }
             let mut schema = self.expr(&field.ty);
+            if !field.required {
+                self.optional
+                    .borrow_mut()
+                    .push((field.name.clone(), self.admits_null(&field.ty, 0)));
+            }
             if !field.required && self.is_collection(&field.ty) {
                 // typify gives an optional array or map field a default and leaves it
                 // out when empty, so `"x": []` would not come back; as an `Option` it
@@ -130,6 +178,47 @@ impl Dialect<'_> {
     fn record(&self, record: &Record, leading: &[(String, Value)]) -> Value {
         let fields: Vec<&Field> = record.fields.iter().collect();
         self.object(leading, &fields, &record.additional)
+    }
+
+    /// Whether `null` is a value of `expr` (directly or through the named types it
+    /// refers to; `depth` bounds the walk through aliases, past which it says yes, which
+    /// leaves serde's reading as it is).
+    fn admits_null(&self, expr: &TypeExpr, depth: usize) -> bool {
+        if depth > 32 {
+            return true;
+        }
+        match expr {
+            TypeExpr::Any | TypeExpr::Null | TypeExpr::Nullable(_) => true,
+            TypeExpr::Literal(literal) => matches!(literal, Literal::Null),
+            TypeExpr::Ref(name) => match self.model.resolve(name).map(|t| &t.kind) {
+                Some(TypeKind::Alias(inner)) => self.admits_null(inner, depth + 1),
+                Some(TypeKind::Enum(values)) => values
+                    .values
+                    .iter()
+                    .any(|v| matches!(v.value, Literal::Null)),
+                Some(TypeKind::Record(_)) => false,
+                Some(TypeKind::Union(union)) => match union.tagging {
+                    Tagging::Internal { .. } | Tagging::Adjacent { .. } => false,
+                    Tagging::External | Tagging::Untagged if union.unknown.is_some() => true,
+                    Tagging::External => false,
+                    Tagging::Untagged => union.variants.iter().any(|v| match &v.payload {
+                        Payload::Unit => true,
+                        Payload::Fields(_) => false,
+                        Payload::Type(inner) => self.admits_null(inner, depth + 1),
+                        Payload::Content(field) => self.admits_null(&field.ty, depth + 1),
+                    }),
+                },
+                // A type of another module (or none known): leave serde's reading.
+                None => true,
+            },
+            TypeExpr::Bool
+            | TypeExpr::Integer(_)
+            | TypeExpr::Number(_)
+            | TypeExpr::String(_)
+            | TypeExpr::Array(_)
+            | TypeExpr::Tuple(_)
+            | TypeExpr::Map(_) => false,
+        }
     }
 
     /// Whether `expr` is an array or a map (directly or through aliases), or an object

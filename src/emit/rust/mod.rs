@@ -304,20 +304,25 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
             definitions.push((key.clone(), serde_json::json!({})));
             replacements.push(Replacement { key, path });
         }
-        let dialect = Dialect { model, keys: &keys };
+        let dialect = Dialect::new(model, &keys);
+        let mut present_only = HashMap::new();
         for named in &model.types {
             if module.renders(&named.name) {
-                definitions.push((keys[&named.name].clone(), dialect.definition(named)));
+                let key = keys[&named.name].clone();
+                let definition = dialect.definition(named);
+                definitions.push((key.clone(), definition.schema));
+                present_only.insert(key, definition.present_only);
             }
         }
-        let rendered = types::render(definitions, &replacements, &wanted).map_err(|why| {
-            EmitError::new(
-                "rust",
-                &model.file,
-                "",
-                format!("typify cannot render this schema: {why}"),
-            )
-        })?;
+        let rendered =
+            types::render(definitions, &replacements, &wanted, &present_only).map_err(|why| {
+                EmitError::new(
+                    "rust",
+                    &model.file,
+                    "",
+                    format!("typify cannot render this schema: {why}"),
+                )
+            })?;
         for root in model.entry_points() {
             let path = match rendered.types.get(root) {
                 Some(name) if !name.starts_with("super::") => format!("{ident}::{name}"),

@@ -3,7 +3,7 @@
 //! replacements naming the home module's type; the tokens are laid out by
 //! `prettyplease`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use schemars08::schema::{Schema, SchemaObject};
@@ -33,6 +33,7 @@ pub(super) fn render(
     definitions: Vec<(String, Value)>,
     replacements: &[Replacement],
     names: &[(String, String)],
+    present_only: &HashMap<String, BTreeSet<String>>,
 ) -> Result<Rendered, String> {
     let mut schemas = Vec::with_capacity(definitions.len());
     for (key, value) in definitions {
@@ -66,7 +67,7 @@ pub(super) fn render(
             syn::parse2(space.to_stream()).map_err(|err| format!("typify wrote no Rust: {err}"))?;
         syn::visit_mut::VisitMut::visit_file_mut(&mut QualifiedDefaults, &mut file);
         rename_clashing_extras(&mut file.items);
-        objects_only_in_untagged(&mut file.items);
+        read_as_the_schema_says(&mut file.items, present_only);
         Ok(Rendered {
             source: escape_unprintable(&prettyplease::unparse(&file)),
             types,
@@ -148,12 +149,23 @@ fn rename_clashing_extras(items: &mut [syn::Item]) {
     }
 }
 
-/// serde's derived `Deserialize` of a struct also reads a JSON array (the fields in
-/// order, the missing ones defaulted), so in an untagged union `[]` would become an
-/// object variant and be written back as `{}`. Every newtype variant of an untagged
-/// enum that holds a struct of this module reads through `symgen_object_only`, which
-/// takes only a JSON object; the wire is otherwise unchanged.
-fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
+/// Where serde's derived reading accepts more than the schema, a field or variant
+/// reads through a helper that accepts only what the schema says; the wire written is
+/// unchanged.
+///
+/// - serde's derived `Deserialize` of a struct also reads a JSON array (the fields in
+///   order, the missing ones defaulted), so in an untagged union `[]` would become an
+///   object variant and be written back as `{}`. Every struct field and newtype variant
+///   of an untagged enum that holds a struct of this module reads through
+///   `symgen_object_only`, which takes only a JSON object.
+/// - An optional property typify types `Option<T>` is read from `null` too. Where its
+///   schema does not admit `null` (`present_only`: the property keys, by the definition
+///   key that is the struct's or enum's name), it reads through `symgen_present`: absent
+///   is `None`, a present value must be a `T`.
+fn read_as_the_schema_says(
+    items: &mut Vec<syn::Item>,
+    present_only: &HashMap<String, BTreeSet<String>>,
+) {
     let structs: std::collections::HashSet<String> = items
         .iter()
         .filter_map(|item| match item {
@@ -163,8 +175,7 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
             _ => None,
         })
         .collect();
-    let mut used = false;
-    let mut used_option = false;
+    let mut used = Helpers::default();
     // A bare identifier that names a struct of this module (`::serde_json::Value` is not
     // the module's `Value`).
     let is_struct = |ty: &syn::Type| {
@@ -194,16 +205,30 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
             _ => None,
         }
     };
-    // A field holding a struct reads it from an object only, as the variants below do
-    // (a schema's object keywords without `type: object` let an array through the
-    // validator; serde's struct would read it and write `{}` back).
+    let none = BTreeSet::new();
+    // The fields of every struct and of every struct variant, with the definition key
+    // (the item's name) their present-only keys are listed under.
+    let mut owned: Vec<(&mut syn::FieldsNamed, &BTreeSet<String>)> = Vec::new();
     for item in items.iter_mut() {
-        let syn::Item::Struct(item) = item else {
-            continue;
-        };
-        let syn::Fields::Named(fields) = &mut item.fields else {
-            continue;
-        };
+        match item {
+            syn::Item::Struct(item) => {
+                let keys = present_only.get(&item.ident.to_string()).unwrap_or(&none);
+                if let syn::Fields::Named(fields) = &mut item.fields {
+                    owned.push((fields, keys));
+                }
+            }
+            syn::Item::Enum(item) => {
+                let keys = present_only.get(&item.ident.to_string()).unwrap_or(&none);
+                for variant in &mut item.variants {
+                    if let syn::Fields::Named(fields) = &mut variant.fields {
+                        owned.push((fields, keys));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (fields, present_only) in owned {
         for field in &mut fields.named {
             let special = field.attrs.iter().any(|a| {
                 ["flatten", "with", "deserialize_with"]
@@ -213,16 +238,40 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
             if special {
                 continue;
             }
-            if is_struct(&field.ty) {
+            let defaulted = field.attrs.iter().any(|a| is_serde_word(a, "default"));
+            // An optional `{"type": "null"}` property: typify's `()` with a default
+            // would write `null` where the key was absent. As an `Option<()>` read from
+            // a present value only, absent stays absent and `null` stays `null`.
+            if defaulted && matches!(&field.ty, syn::Type::Tuple(unit) if unit.elems.is_empty()) {
+                field.ty = syn::parse_quote!(::std::option::Option<()>);
+                field.attrs.push(syn::parse_quote!(
+                    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                ));
                 field
                     .attrs
-                    .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_object_only")]));
-                used = true;
-            } else if optional(&field.ty).is_some_and(|inner| is_struct(&inner)) {
-                field.attrs.push(syn::parse_quote!(
-                    #[serde(deserialize_with = "symgen_object_only_option")]
-                ));
-                used_option = true;
+                    .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_present")]));
+                used.add(Helper::Present);
+                continue;
+            }
+            // Only an optional field (typify's `default`) of a key listed reads from a
+            // present value only.
+            let present = defaulted && present_only.contains(&serde_key(field));
+            let helper = match optional(&field.ty) {
+                None if is_struct(&field.ty) => Some(Helper::ObjectOnly),
+                None => None,
+                Some(inner) => match (is_struct(&inner), present) {
+                    (true, true) => Some(Helper::ObjectOnlyPresent),
+                    (true, false) => Some(Helper::ObjectOnlyOption),
+                    (false, true) => Some(Helper::Present),
+                    (false, false) => None,
+                },
+            };
+            if let Some(helper) = helper {
+                let name = helper.name();
+                field
+                    .attrs
+                    .push(syn::parse_quote!(#[serde(deserialize_with = #name)]));
+                used.add(helper);
             }
         }
     }
@@ -259,31 +308,111 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
             variant
                 .attrs
                 .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_object_only")]));
-            used = true;
+            used.add(Helper::ObjectOnly);
         }
     }
-    if used_option {
-        items.push(syn::parse_quote! {
-            /// Reads an optional struct field from `null` or a JSON object only, as
-            /// `symgen_object_only` reads a struct.
-            fn symgen_object_only_option<'de, D, T>(
-                deserializer: D,
-            ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
-            where
-                D: ::serde::Deserializer<'de>,
-                T: ::serde::Deserialize<'de>,
-            {
-                <::std::option::Option<SymgenObject<T>> as ::serde::Deserialize>::deserialize(
-                    deserializer,
-                )
-                .map(|value| value.map(|object| object.0))
-            }
-        });
-        items.push(syn::parse_quote! {
-            /// A struct read from a JSON object only.
-            struct SymgenObject<T>(T);
-        });
-        items.push(syn::parse_quote! {
+    used.emit(items);
+}
+
+/// A reading helper a field or variant names in `deserialize_with`.
+#[derive(Clone, Copy)]
+enum Helper {
+    /// A struct from a JSON object only.
+    ObjectOnly,
+    /// An optional struct from `null` or a JSON object only.
+    ObjectOnlyOption,
+    /// An optional struct from a JSON object only, absent being `None`.
+    ObjectOnlyPresent,
+    /// An optional value from a present value only, absent being `None`.
+    Present,
+}
+
+impl Helper {
+    fn name(self) -> &'static str {
+        match self {
+            Helper::ObjectOnly => "symgen_object_only",
+            Helper::ObjectOnlyOption => "symgen_object_only_option",
+            Helper::ObjectOnlyPresent => "symgen_object_only_present",
+            Helper::Present => "symgen_present",
+        }
+    }
+}
+
+/// Which helpers a module uses: each is written once, and only when used (the crate
+/// builds with `-D dead-code`).
+#[derive(Default)]
+struct Helpers {
+    object_only: bool,
+    object_only_option: bool,
+    object_only_present: bool,
+    present: bool,
+}
+
+impl Helpers {
+    fn add(&mut self, helper: Helper) {
+        match helper {
+            Helper::ObjectOnly => self.object_only = true,
+            Helper::ObjectOnlyOption => self.object_only_option = true,
+            Helper::ObjectOnlyPresent => self.object_only_present = true,
+            Helper::Present => self.present = true,
+        }
+    }
+
+    fn emit(&self, items: &mut Vec<syn::Item>) {
+        if self.present {
+            items.push(syn::parse_quote! {
+                /// Reads an optional field whose schema does not admit `null` from a present
+                /// value only (serde's `Option` would read `null` as `None`); absent is
+                /// `None` through the field's `default`.
+                fn symgen_present<'de, D, T>(
+                    deserializer: D,
+                ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+                where
+                    D: ::serde::Deserializer<'de>,
+                    T: ::serde::Deserialize<'de>,
+                {
+                    T::deserialize(deserializer).map(::std::option::Option::Some)
+                }
+            });
+        }
+        if self.object_only_present {
+            items.push(syn::parse_quote! {
+                /// Reads an optional struct field whose schema does not admit `null` from a
+                /// JSON object only, as `symgen_object_only` reads a struct; absent is `None`
+                /// through the field's `default`.
+                fn symgen_object_only_present<'de, D, T>(
+                    deserializer: D,
+                ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+                where
+                    D: ::serde::Deserializer<'de>,
+                    T: ::serde::Deserialize<'de>,
+                {
+                    T::deserialize(SymgenObjectOnly(deserializer)).map(::std::option::Option::Some)
+                }
+            });
+        }
+        if self.object_only_option {
+            items.push(syn::parse_quote! {
+                /// Reads an optional struct field from `null` or a JSON object only, as
+                /// `symgen_object_only` reads a struct.
+                fn symgen_object_only_option<'de, D, T>(
+                    deserializer: D,
+                ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+                where
+                    D: ::serde::Deserializer<'de>,
+                    T: ::serde::Deserialize<'de>,
+                {
+                    <::std::option::Option<SymgenObject<T>> as ::serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
+                    .map(|value| value.map(|object| object.0))
+                }
+            });
+            items.push(syn::parse_quote! {
+                /// A struct read from a JSON object only.
+                struct SymgenObject<T>(T);
+            });
+            items.push(syn::parse_quote! {
             impl<'de, T: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for SymgenObject<T> {
                 fn deserialize<D: ::serde::Deserializer<'de>>(
                     deserializer: D,
@@ -292,9 +421,9 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
                 }
             }
         });
-    }
-    if used {
-        items.push(syn::parse_quote! {
+        }
+        if self.object_only {
+            items.push(syn::parse_quote! {
             /// Reads a struct (a struct field, a struct variant of an untagged enum) from a
             /// JSON object only: serde's derived struct would also read an array. Every
             /// request goes to `deserialize_map`, so the struct's own visitor still refuses
@@ -307,14 +436,14 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
                 T::deserialize(SymgenObjectOnly(deserializer))
             }
         });
-    }
-    if used || used_option {
-        items.push(syn::parse_quote! {
-            /// The deserializer that reads a struct from a JSON object only: a map,
-            /// whatever is asked.
-            struct SymgenObjectOnly<D>(D);
-        });
-        items.push(syn::parse_quote! {
+        }
+        if self.object_only || self.object_only_option || self.object_only_present {
+            items.push(syn::parse_quote! {
+                /// The deserializer that reads a struct from a JSON object only: a map,
+                /// whatever is asked.
+                struct SymgenObjectOnly<D>(D);
+            });
+            items.push(syn::parse_quote! {
             impl<'de, D: ::serde::Deserializer<'de>> ::serde::Deserializer<'de> for SymgenObjectOnly<D> {
                 type Error = D::Error;
                 fn deserialize_any<V: ::serde::de::Visitor<'de>>(
@@ -330,7 +459,35 @@ fn objects_only_in_untagged(items: &mut Vec<syn::Item>) {
                 }
             }
         });
+        }
     }
+}
+
+/// The key a field is read from: its `#[serde(rename = "…")]`, else its name.
+fn serde_key(field: &syn::Field) -> String {
+    let mut key = None;
+    for attribute in &field.attrs {
+        if !attribute.path().is_ident("serde") {
+            continue;
+        }
+        let _ = attribute.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                let value: syn::LitStr = meta.value()?.parse()?;
+                key = Some(value.value());
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    key.unwrap_or_else(|| {
+        let name = field
+            .ident
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+    })
 }
 
 /// Whether an attribute is `#[serde(…, word, …)]` (`untagged`, `flatten`).

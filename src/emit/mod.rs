@@ -48,9 +48,9 @@ pub trait Backend: Sync + fmt::Debug {
     fn check_options(&self, options: &toml::Table) -> std::result::Result<(), String>;
     /// Whether `generate` and `check` emit it when `symgen.toml` lists no `languages`
     /// (a language for schemas the project does not own is only emitted when asked).
-    fn by_default(&self) -> bool {
-        true
-    }
+    /// Every backend says: a new one that did would be written into every existing
+    /// project without a `languages` key, and fail its `check`.
+    fn by_default(&self) -> bool;
     /// Renders the package for `input`.
     fn render(&self, input: &Input<'_>) -> std::result::Result<Vec<OutputFile>, EmitError>;
 }

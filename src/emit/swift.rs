@@ -129,6 +129,10 @@ impl Backend for Swift {
         "generated/swift"
     }
 
+    fn by_default(&self) -> bool {
+        true
+    }
+
     fn build_paths(&self) -> &'static [&'static str] {
         &[".build", ".swiftpm"]
     }

@@ -90,6 +90,10 @@ impl Backend for Python {
         "generated/python"
     }
 
+    fn by_default(&self) -> bool {
+        true
+    }
+
     fn build_paths(&self) -> &'static [&'static str] {
         &[
             ".venv",

@@ -80,6 +80,10 @@ impl Backend for TypeScript {
         "generated/typescript"
     }
 
+    fn by_default(&self) -> bool {
+        true
+    }
+
     fn build_paths(&self) -> &'static [&'static str] {
         &["node_modules"]
     }

@@ -42,6 +42,7 @@ trap 'rm -f "$SYMGEN_SUMMARY" "$SYMGEN_COUNTS"' EXIT
 passed=0
 failed=0
 failed_langs=()
+timings=()
 for lang in "${langs[@]}"; do
   script="scripts/test-$lang.sh"
   if [ ! -f "$script" ]; then
@@ -49,6 +50,7 @@ for lang in "${langs[@]}"; do
     exit 2
   fi
   printf '\n=== %s ===\n' "$lang"
+  started=$SECONDS
   if bash "$script"; then
     passed=$((passed + 1))
   else
@@ -56,6 +58,7 @@ for lang in "${langs[@]}"; do
     failed_langs+=("$lang")
     echo "$lang: FAILED (see above)" >>"$SYMGEN_SUMMARY"
   fi
+  timings+=("$lang $((SECONDS - started)) s")
 done
 
 printf '\n=== summary ===\n'
@@ -63,7 +66,7 @@ cat "$SYMGEN_SUMMARY"
 if [ ${#failed_langs[@]} -gt 0 ]; then
   echo "failed: ${failed_langs[*]}"
 fi
-echo "languages: $passed ok, $failed failed"
+echo "languages: $passed ok, $failed failed (time: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g'))"
 read -r checks_passed checks_failed < <(awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }' "$SYMGEN_COUNTS")
 if [ "$failed" -gt 0 ] && [ "$checks_failed" -eq 0 ]; then
   checks_failed=$failed

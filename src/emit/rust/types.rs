@@ -315,7 +315,7 @@ fn read_as_the_schema_says(
 }
 
 /// A reading helper a field or variant names in `deserialize_with`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Helper {
     /// A struct from a JSON object only.
     ObjectOnly,
@@ -341,25 +341,16 @@ impl Helper {
 /// Which helpers a module uses: each is written once, and only when used (the crate
 /// builds with `-D dead-code`).
 #[derive(Default)]
-struct Helpers {
-    object_only: bool,
-    object_only_option: bool,
-    object_only_present: bool,
-    present: bool,
-}
+struct Helpers(std::collections::BTreeSet<Helper>);
 
 impl Helpers {
     fn add(&mut self, helper: Helper) {
-        match helper {
-            Helper::ObjectOnly => self.object_only = true,
-            Helper::ObjectOnlyOption => self.object_only_option = true,
-            Helper::ObjectOnlyPresent => self.object_only_present = true,
-            Helper::Present => self.present = true,
-        }
+        self.0.insert(helper);
     }
 
     fn emit(&self, items: &mut Vec<syn::Item>) {
-        if self.present {
+        let uses = |helper| self.0.contains(&helper);
+        if uses(Helper::Present) {
             items.push(syn::parse_quote! {
                 /// Reads an optional field whose schema does not admit `null` from a present
                 /// value only (serde's `Option` would read `null` as `None`); absent is
@@ -375,7 +366,7 @@ impl Helpers {
                 }
             });
         }
-        if self.object_only_present {
+        if uses(Helper::ObjectOnlyPresent) {
             items.push(syn::parse_quote! {
                 /// Reads an optional struct field whose schema does not admit `null` from a
                 /// JSON object only, as `symgen_object_only` reads a struct; absent is `None`
@@ -391,7 +382,7 @@ impl Helpers {
                 }
             });
         }
-        if self.object_only_option {
+        if uses(Helper::ObjectOnlyOption) {
             items.push(syn::parse_quote! {
                 /// Reads an optional struct field from `null` or a JSON object only, as
                 /// `symgen_object_only` reads a struct.
@@ -422,7 +413,7 @@ impl Helpers {
             }
         });
         }
-        if self.object_only {
+        if uses(Helper::ObjectOnly) {
             items.push(syn::parse_quote! {
             /// Reads a struct (a struct field, a struct variant of an untagged enum) from a
             /// JSON object only: serde's derived struct would also read an array. Every
@@ -437,7 +428,8 @@ impl Helpers {
             }
         });
         }
-        if self.object_only || self.object_only_option || self.object_only_present {
+        // Every helper but `symgen_present` reads through this deserializer.
+        if self.0.iter().any(|&helper| helper != Helper::Present) {
             items.push(syn::parse_quote! {
                 /// The deserializer that reads a struct from a JSON object only: a map,
                 /// whatever is asked.

@@ -37,11 +37,25 @@ LANGUAGES = ["typescript", "python", "swift", "rust"]
 # of the vector's name after its last ": " (what the generator changed).
 CLASSES = [
     (
-        "lone-surrogate-read",
-        "A lone surrogate escape (`\"\\ud800\"`): the language's JSON parser reads it "
-        "into a string (JavaScript's JSON.parse) where serde refuses text that is not "
-        "Unicode. The decoder sees no fault to report.",
-        lambda r: r["what"] == "a lone surrogate" and r["kind"] == "accepts",
+        "text-fault-first",
+        "A fault of the text (a lone surrogate, a key given twice, `1e400`) that "
+        "TypeScript's `parse…` reports first, before what the schema's rules find, where "
+        "the validator's first violation is another one of the same message (a rule of "
+        "the alternative it judges closest, a bound): both refuse the message.",
+        lambda r: r["language"] == "typescript"
+        and r["kind"] == "pointer"
+        and is_text_fault(r["what"]),
+    ),
+    (
+        "text-fault-other-alternative",
+        "A fault of the text that TypeScript's `parse…` refuses in the alternative of an "
+        "untagged union that keeps the value, where another alternative takes the "
+        "value (one that skips the key or reads it as free-form JSON, where a key "
+        "given twice keeps the last value); the validator refuses the message.",
+        lambda r: r["language"] == "typescript"
+        and r["kind"] == "accepts"
+        and is_text_fault(r["what"])
+        and "[" in r["vector"],
     ),
     (
         "lone-surrogate-unlocated",
@@ -59,15 +73,17 @@ CLASSES = [
     ),
     (
         "duplicate-key-read",
-        "A key given twice: the language's JSON parser keeps the last value (JSON.parse, "
-        "json.loads, JSONDecoder), so the decoder never sees the first; serde refuses a "
-        "field given twice (issue 38, item 6).",
+        "A key given twice: the language's JSON parser keeps the last value (pydantic's "
+        "reader, JSONDecoder), so the decoder never sees the first; serde refuses a "
+        "field given twice (issue 38, item 6). TypeScript's `parse…` finds it in the "
+        "text (docs/typescript.md).",
         lambda r: r["what"].endswith(" twice") and r["kind"] == "accepts",
     ),
     (
         "number-past-double",
-        "`1e400`: past what a double holds. JSON.parse reads Infinity, which a number "
-        "field takes; serde refuses the text.",
+        "`1e400`: past what a double holds. The language's JSON parser reads infinity "
+        "or refuses the whole text, naming another place; serde refuses the number where "
+        "it keeps it.",
         lambda r: r["what"] == "1e400",
     ),
     (
@@ -228,6 +244,13 @@ def written_empty(message: str) -> bool:
         return not re.search(rf"""["']{re.escape(key)}["']: ?(?!null|None)""", expected)
 
     return any(lacks(key) for key in written)
+
+
+def is_text_fault(what: str) -> bool:
+    """Whether the vector's fault is one of the text's (see docs/typescript.md)."""
+    return what in ("a lone surrogate", "1e400") or (
+        what.startswith('"') and what.endswith('" twice')
+    )
 
 
 def what(vector: str) -> str:

@@ -104,6 +104,17 @@ runtime_vectors() {
   }
 }
 with_divergences protocols typescript runtime_vectors tests/vectors schema "$package" "$work/run.json"
+
+# 4b'. Faults of the text JSON.parse reads without complaint (a key given twice, a lone
+#      surrogate, 1e400), in every kind of place, judged by `parse…` as the validator
+#      judges them (tests/typescript/text-faults.test.mjs).
+SYMGEN_BIN=$symgen SYMGEN_PACKAGE=$package SYMGEN_COUNT=$work/text-faults.count \
+  node --test --test-reporter=dot tests/typescript/text-faults.test.mjs >"$work/text-faults.log" 2>&1 || {
+  cat "$work/text-faults.log" >&2
+  echo "test-ts: parse… and the validator disagree on a fault of the text" >&2
+  exit 1
+}
+text_faults=$(cat "$work/text-faults.count")
 run() { node -e "console.log(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')).$1)" "$work/run.json"; }
 # "N valid / M invalid (U only by an unenforced keyword) / K unknown generated vectors"
 # of a counts file, and the documented divergences.
@@ -179,7 +190,7 @@ setups+=("$(consumer node16 module)")
 setups+=("$(consumer bundler module)")
 
 count() { node -e "console.log(JSON.parse(process.argv[1]).$1)" "$counts"; }
-echo "typescript: at run time (generated decoders) $(run valid) valid vectors decode and re-encode ($(run replies) with reply data), $(run invalid) invalid rejected at the named pointer, $(run unknown) unknown kept as …OrUnknown, 0 skipped; generated vectors, verdicts and re-encodings equal: protocols $(generated "$work/run.json"), fixtures $(generated "$work/fixture-run.json"), real-world corpus $(generated "$work/real-run.json"), SchemaStore sample ($store_schemas schemas, tsc strict + prettier clean) $(generated "$work/store-run.json"); at type level $(count valid) valid type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc ($(count skipped) only visible at run time), $(count unknown) unknown accepted only as …OrUnknown; real-world corpus: $real_schemas schemas compile, $real_valid published instances type-check, $real_run decode and re-encode; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "typescript: at run time (generated decoders) $(run valid) valid vectors decode and re-encode ($(run replies) with reply data), $(run invalid) invalid rejected at the named pointer, $(run unknown) unknown kept as …OrUnknown, 0 skipped; $text_faults texts with faults JSON.parse reads (a key twice, a lone surrogate, 1e400) judged as the validator judges them; generated vectors, verdicts and re-encodings equal: protocols $(generated "$work/run.json"), fixtures $(generated "$work/fixture-run.json"), real-world corpus $(generated "$work/real-run.json"), SchemaStore sample ($store_schemas schemas, tsc strict + prettier clean) $(generated "$work/store-run.json"); at type level $(count valid) valid type-check ($(count replies) reply data as ReplyFor), $(count rejected) invalid rejected by tsc ($(count skipped) only visible at run time), $(count unknown) unknown accepted only as …OrUnknown; real-world corpus: $real_schemas schemas compile, $real_valid published instances type-check, $real_run decode and re-encode; $fixtures fixture schemas compile in 3 module formats; ${#setups[@]} consumer setups compile and run (${setups[*]}, the last bundled by esbuild); tsc strict (declarations and JSDoc-checked JavaScript) + prettier clean" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
 # Every vector type-checked (or rejected as expected), every vector run (or documented),
 # fixture and consumer setup is a passed check; tsc fails the whole script otherwise.
-echo "$(($(count valid) + $(count rejected) + $(count unknown) + $(checked "$work/run.json") + $(checked "$work/fixture-run.json") + $(checked "$work/real-run.json") + $(checked "$work/store-run.json") + store_schemas + real_valid + real_schemas + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"
+echo "$(($(count valid) + text_faults + $(count rejected) + $(count unknown) + $(checked "$work/run.json") + $(checked "$work/fixture-run.json") + $(checked "$work/real-run.json") + $(checked "$work/store-run.json") + store_schemas + real_valid + real_schemas + fixtures + ${#setups[@]})) 0" >>"${SYMGEN_COUNTS:-/dev/null}"

@@ -54,9 +54,34 @@ const k1 = "workbench.action.problems.focus";
 const k2 = "editor.action.marker.next";
 const k3 = "editor.action.marker.prev";
 
-const c74 = [false, true];
+const c72 = [
+  "uri",
+  "path",
+  "languageId",
+  "isDirty",
+  "lineCount",
+  "selection",
+  "diagnostics",
+];
+
+const c74 = ["active"];
 
 const c76 = [
+  "active",
+  "uri",
+  "path",
+  "languageId",
+  "isDirty",
+  "lineCount",
+  "selection",
+  "diagnostics",
+];
+
+const c77 = [false, true];
+
+const c79 = ["fileCount", "totalDiagnostics", "files"];
+
+const c80 = [
   "ck3lens.validateFile",
   k0,
   "ck3lens.refreshViews",
@@ -66,19 +91,55 @@ const c76 = [
   k3,
 ];
 
+const c83 = [
+  "range",
+  "message",
+  "severity",
+  "source",
+  "code",
+  "relatedInformation",
+  "tags",
+];
+
 /** @type {readonly $Choice[]} */
-const c80 = [
-  [r79, null],
+const c85 = [
+  [r84, null],
   [$.str, null],
 ];
 
-const c81 = ["unnecessary", "deprecated"];
+const c86 = ["unnecessary", "deprecated"];
 
-const c84 = ["path", "uri"];
+const c87 = ["path", "errors", "warnings"];
 
-const c85 = ["file", "source", "severity"];
+const c88 = [
+  "errors",
+  "warnings",
+  "info",
+  "filesWithErrors",
+  "filesWithWarnings",
+];
 
-const c97 = [
+const c90 = ["command", "args"];
+
+const c91 = ["executed", "command", "result"];
+
+const c92 = ["uri", "path", "diagnostics"];
+
+const c94 = ["severity", "source", "limit"];
+
+const c95 = ["path", "uri"];
+
+const c96 = ["includeWarnings", "groupBy"];
+
+const c97 = ["file", "source", "severity"];
+
+const c98 = ["code", "message", "data"];
+
+const c101 = ["jsonrpc", "id", "error"];
+
+const c103 = ["method", "jsonrpc", "id", "params"];
+
+const c112 = [
   "ping",
   "getDiagnostics",
   "getAllDiagnostics",
@@ -89,19 +150,44 @@ const c97 = [
   "executeCommand",
 ];
 
-const c98 = ["jsonrpc", "id", "result"];
-
-const c99 = ["jsonrpc", "id", "error"];
+const c113 = ["jsonrpc", "id", "result"];
 
 /** @type {readonly $Choice[]} */
-const c100 = [
-  [r21, c98],
-  [r18, c99],
+const c114 = [
+  [r21, c113],
+  [r18, c101],
 ];
 
-const c104 = ["error", "warning", "info", "hint", "unknown"];
+const c115 = ["uri", "path", "languageId", "isDirty", "lineCount"];
 
-const c105 = ["error", "warning", "info", "hint"];
+const c117 = ["count", "files"];
+
+const c119 = ["status", "timestamp"];
+
+const c121 = ["port", "pid", "timestamp"];
+
+const c122 = ["line", "character"];
+
+const c123 = ["start", "end"];
+
+const c124 = ["location", "message"];
+
+const c125 = ["uri", "path", "range"];
+
+const c126 = ["line", "column"];
+
+const c127 = ["error", "warning", "info", "hint", "unknown"];
+
+const c128 = ["error", "warning", "info", "hint"];
+
+const c129 = ["path"];
+
+const c130 = ["uri", "path", "languageId", "diagnostics"];
+
+const c134 = ["summary", "bySource", "topErrorFiles", "sources"];
+
+/** @type {readonly never[]} */
+const c135 = [];
 
 /** @type {$Reader} */
 function r70(v, e, s) {
@@ -117,6 +203,7 @@ function r71(v, e, s) {
 function r1(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c72, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -146,8 +233,9 @@ function r1(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r72(v, e, s) {
+function r73(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c74, false);
   /** @type {any} */
   const o = {};
   o.active = false;
@@ -156,8 +244,9 @@ function r72(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r73(v, e, s) {
+function r75(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c76, false);
   /** @type {any} */
   const o = {};
   o.active = true;
@@ -192,15 +281,15 @@ function r2(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.active) {
     case false:
-      return r72(v, e, s);
-    case true:
       return r73(v, e, s);
+    case true:
+      return r75(v, e, s);
   }
-  return $.tag(e, v, s, "active", c74);
+  return $.tag(e, v, s, "active", c77);
 }
 
 /** @type {$Reader} */
-function r75(v, e, s) {
+function r78(v, e, s) {
   return $.array(v, e, s, r12);
 }
 
@@ -208,6 +297,7 @@ function r75(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c79, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -219,7 +309,7 @@ function r3(v, e, s) {
   else o.totalDiagnostics = r70(x, e, "totalDiagnostics");
   x = v.files;
   if (x == null) $.missing(e, x, "files");
-  else o.files = r75(x, e, "files");
+  else o.files = r78(x, e, "files");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -242,16 +332,16 @@ function r4(v, e, s) {
     case k3:
       return k3;
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c76);
+  return $.oneOf(e, v, s, "unknown_enum_value", c80);
 }
 
 /** @type {$Reader} */
-function r77(v, e, s) {
+function r81(v, e, s) {
   return $.array(v, e, s, r28);
 }
 
 /** @type {$Reader} */
-function r78(v, e, s) {
+function r82(v, e, s) {
   return $.array(v, e, s, r7);
 }
 
@@ -259,6 +349,7 @@ function r78(v, e, s) {
 function r5(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c83, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -276,21 +367,21 @@ function r5(v, e, s) {
   x = v.code;
   if (x != null) o.code = r6(x, e, "code");
   x = v.relatedInformation;
-  if (x != null) o.relatedInformation = r77(x, e, "relatedInformation");
+  if (x != null) o.relatedInformation = r81(x, e, "relatedInformation");
   x = v.tags;
-  if (x != null) o.tags = r78(x, e, "tags");
+  if (x != null) o.tags = r82(x, e, "tags");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r79(v, e, s) {
+function r84(v, e, s) {
   return $.int(v, e, s, -9223372036854775808, 9223372036854774784);
 }
 
 /** @type {$Reader} */
 function r6(v, e, s) {
-  return $.untagged(v, e, s, c80, true, "DiagnosticCode");
+  return $.untagged(v, e, s, c85, true, "DiagnosticCode");
 }
 
 /** @type {$Reader} */
@@ -301,13 +392,14 @@ function r7(v, e, s) {
     case "deprecated":
       return "deprecated";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c81);
+  return $.oneOf(e, v, s, "unknown_enum_value", c86);
 }
 
 /** @type {$Reader} */
 function r8(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c87, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -328,6 +420,7 @@ function r8(v, e, s) {
 function r9(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c88, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -351,7 +444,7 @@ function r9(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r82(v, e, s) {
+function r89(v, e, s) {
   return $.array(v, e, s, $.any);
 }
 
@@ -359,6 +452,7 @@ function r82(v, e, s) {
 function r10(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c90, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -366,7 +460,7 @@ function r10(v, e, s) {
   if (x == null) $.missing(e, x, "command");
   else o.command = r4(x, e, "command");
   x = v.args;
-  if (x != null) o.args = r82(x, e, "args");
+  if (x != null) o.args = r89(x, e, "args");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -375,6 +469,7 @@ function r10(v, e, s) {
 function r11(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c91, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -394,6 +489,7 @@ function r11(v, e, s) {
 function r12(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c92, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -411,7 +507,7 @@ function r12(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r83(v, e, s) {
+function r93(v, e, s) {
   return $.int(v, e, s, 1, 4294967295);
 }
 
@@ -419,6 +515,7 @@ function r83(v, e, s) {
 function r13(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c94, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -427,7 +524,7 @@ function r13(v, e, s) {
   x = v.source;
   if (x != null) o.source = $.str(x, e, "source");
   x = v.limit;
-  if (x != null) o.limit = r83(x, e, "limit");
+  if (x != null) o.limit = r93(x, e, "limit");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -436,6 +533,7 @@ function r13(v, e, s) {
 function r14(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c95, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -443,7 +541,7 @@ function r14(v, e, s) {
   if (x != null) o.path = $.str(x, e, "path");
   x = v.uri;
   if (x != null) o.uri = $.str(x, e, "uri");
-  $.atLeastOne(o, e, c84);
+  $.atLeastOne(o, e, c95);
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -452,6 +550,7 @@ function r14(v, e, s) {
 function r15(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c96, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -473,19 +572,20 @@ function r16(v, e, s) {
     case "severity":
       return "severity";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c85);
+  return $.oneOf(e, v, s, "unknown_enum_value", c97);
 }
 
 /** @type {$Reader} */
 function r17(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c98, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.code;
   if (x == null) $.missing(e, x, "code");
-  else o.code = r79(x, e, "code");
+  else o.code = r84(x, e, "code");
   x = v.message;
   if (x == null) $.missing(e, x, "message");
   else o.message = $.str(x, e, "message");
@@ -496,12 +596,12 @@ function r17(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r86(v, e, s) {
+function r99(v, e, s) {
   return $.konst(v, e, s, "2.0");
 }
 
 /** @type {$Reader} */
-function r87(v, e, s) {
+function r100(v, e, s) {
   return v === null ? null : r30(v, e, s);
 }
 
@@ -509,15 +609,16 @@ function r87(v, e, s) {
 function r18(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x === undefined) $.missing(e, x, "id");
-  else o.id = r87(x, e, "id");
+  else o.id = r100(x, e, "id");
   x = v.error;
   if (x == null) $.missing(e, x, "error");
   else o.error = r17(x, e, "error");
@@ -526,15 +627,16 @@ function r18(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r88(v, e, s) {
+function r102(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c103, false);
   /** @type {any} */
   const o = {};
   o.method = "ping";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -546,15 +648,16 @@ function r88(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r89(v, e, s) {
+function r104(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c103, false);
   /** @type {any} */
   const o = {};
   o.method = "getDiagnostics";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -566,15 +669,16 @@ function r89(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r90(v, e, s) {
+function r105(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c103, false);
   /** @type {any} */
   const o = {};
   o.method = "getAllDiagnostics";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -586,15 +690,16 @@ function r90(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r91(v, e, s) {
+function r106(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c103, false);
   /** @type {any} */
   const o = {};
   o.method = "getWorkspaceErrors";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -606,15 +711,16 @@ function r91(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r92(v, e, s) {
+function r107(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c103, false);
   /** @type {any} */
   const o = {};
   o.method = "validateFile";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -626,15 +732,16 @@ function r92(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r93(v, e, s) {
+function r108(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c103, false);
   /** @type {any} */
   const o = {};
   o.method = "getOpenFiles";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -646,15 +753,16 @@ function r93(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r94(v, e, s) {
+function r109(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c103, false);
   /** @type {any} */
   const o = {};
   o.method = "getActiveFile";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -666,15 +774,16 @@ function r94(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r95(v, e, s) {
+function r110(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c103, false);
   /** @type {any} */
   const o = {};
   o.method = "executeCommand";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -686,7 +795,7 @@ function r95(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r96(v, e, s) {
+function r111(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -694,7 +803,7 @@ function r96(v, e, s) {
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -707,41 +816,42 @@ function r19(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.method) {
     case "ping":
-      return r88(v, e, s);
+      return r102(v, e, s);
     case "getDiagnostics":
-      return r89(v, e, s);
+      return r104(v, e, s);
     case "getAllDiagnostics":
-      return r90(v, e, s);
+      return r105(v, e, s);
     case "getWorkspaceErrors":
-      return r91(v, e, s);
+      return r106(v, e, s);
     case "validateFile":
-      return r92(v, e, s);
+      return r107(v, e, s);
     case "getOpenFiles":
-      return r93(v, e, s);
+      return r108(v, e, s);
     case "getActiveFile":
-      return r94(v, e, s);
+      return r109(v, e, s);
     case "executeCommand":
-      return r95(v, e, s);
+      return r110(v, e, s);
   }
-  if (typeof v.method === "string") return r96(v, e, s);
-  return $.tag(e, v, s, "method", c97);
+  if (typeof v.method === "string") return r111(v, e, s);
+  return $.tag(e, v, s, "method", c112);
 }
 
 /** @type {$Reader} */
 function r20(v, e, s) {
-  return $.untagged(v, e, s, c100, true, "JsonRpcResponse");
+  return $.untagged(v, e, s, c114, true, "JsonRpcResponse");
 }
 
 /** @type {$Reader} */
 function r21(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c113, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r86(x, e, "jsonrpc");
+  else o.jsonrpc = r99(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -756,6 +866,7 @@ function r21(v, e, s) {
 function r22(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c115, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -779,7 +890,7 @@ function r22(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r101(v, e, s) {
+function r116(v, e, s) {
   return $.array(v, e, s, r22);
 }
 
@@ -787,6 +898,7 @@ function r101(v, e, s) {
 function r23(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c117, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -795,13 +907,13 @@ function r23(v, e, s) {
   else o.count = r70(x, e, "count");
   x = v.files;
   if (x == null) $.missing(e, x, "files");
-  else o.files = r101(x, e, "files");
+  else o.files = r116(x, e, "files");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r102(v, e, s) {
+function r118(v, e, s) {
   return $.int(v, e, s, 0, 18446744073709549568);
 }
 
@@ -809,6 +921,7 @@ function r102(v, e, s) {
 function r24(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c119, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -817,13 +930,13 @@ function r24(v, e, s) {
   else o.status = $.str(x, e, "status");
   x = v.timestamp;
   if (x == null) $.missing(e, x, "timestamp");
-  else o.timestamp = r102(x, e, "timestamp");
+  else o.timestamp = r118(x, e, "timestamp");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r103(v, e, s) {
+function r120(v, e, s) {
   return $.int(v, e, s, 0, 65535);
 }
 
@@ -831,18 +944,19 @@ function r103(v, e, s) {
 function r25(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c121, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.port;
   if (x == null) $.missing(e, x, "port");
-  else o.port = r103(x, e, "port");
+  else o.port = r120(x, e, "port");
   x = v.pid;
   if (x == null) $.missing(e, x, "pid");
   else o.pid = r70(x, e, "pid");
   x = v.timestamp;
   if (x == null) $.missing(e, x, "timestamp");
-  else o.timestamp = r102(x, e, "timestamp");
+  else o.timestamp = r118(x, e, "timestamp");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -851,12 +965,13 @@ function r25(v, e, s) {
 function r26(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c122, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.line;
   if (x == null) $.missing(e, x, "line");
-  else o.line = r83(x, e, "line");
+  else o.line = r93(x, e, "line");
   x = v.character;
   if (x == null) $.missing(e, x, "character");
   else o.character = r70(x, e, "character");
@@ -868,6 +983,7 @@ function r26(v, e, s) {
 function r27(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c123, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -885,6 +1001,7 @@ function r27(v, e, s) {
 function r28(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c124, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -902,6 +1019,7 @@ function r28(v, e, s) {
 function r29(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c125, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -920,22 +1038,23 @@ function r29(v, e, s) {
 
 /** @type {$Reader} */
 function r30(v, e, s) {
-  return $.untagged(v, e, s, c80, true, "RequestId");
+  return $.untagged(v, e, s, c85, true, "RequestId");
 }
 
 /** @type {$Reader} */
 function r31(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c126, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.line;
   if (x == null) $.missing(e, x, "line");
-  else o.line = r83(x, e, "line");
+  else o.line = r93(x, e, "line");
   x = v.column;
   if (x == null) $.missing(e, x, "column");
-  else o.column = r83(x, e, "column");
+  else o.column = r93(x, e, "column");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -954,7 +1073,7 @@ function r32(v, e, s) {
     case "unknown":
       return "unknown";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c104);
+  return $.oneOf(e, v, s, "unknown_enum_value", c127);
 }
 
 /** @type {$Reader} */
@@ -969,13 +1088,14 @@ function r33(v, e, s) {
     case "hint":
       return "hint";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c105);
+  return $.oneOf(e, v, s, "unknown_enum_value", c128);
 }
 
 /** @type {$Reader} */
 function r34(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c129, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -990,6 +1110,7 @@ function r34(v, e, s) {
 function r35(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c130, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1010,17 +1131,17 @@ function r35(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r106(v, e, s) {
+function r131(v, e, s) {
   return $.map(v, e, s, r70);
 }
 
 /** @type {$Reader} */
-function r107(v, e, s) {
+function r132(v, e, s) {
   return $.array(v, e, s, r8);
 }
 
 /** @type {$Reader} */
-function r108(v, e, s) {
+function r133(v, e, s) {
   return $.array(v, e, s, $.str);
 }
 
@@ -1028,6 +1149,7 @@ function r108(v, e, s) {
 function r36(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c134, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1036,13 +1158,13 @@ function r36(v, e, s) {
   else o.summary = r9(x, e, "summary");
   x = v.bySource;
   if (x == null) $.missing(e, x, "bySource");
-  else o.bySource = r106(x, e, "bySource");
+  else o.bySource = r131(x, e, "bySource");
   x = v.topErrorFiles;
   if (x == null) $.missing(e, x, "topErrorFiles");
-  else o.topErrorFiles = r107(x, e, "topErrorFiles");
+  else o.topErrorFiles = r132(x, e, "topErrorFiles");
   x = v.sources;
   if (x == null) $.missing(e, x, "sources");
-  else o.sources = r108(x, e, "sources");
+  else o.sources = r133(x, e, "sources");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1051,6 +1173,7 @@ function r36(v, e, s) {
 function r37(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c135, false);
   /** @type {any} */
   const o = {};
   if (e.length !== n) $.at(e, n, s);
@@ -1058,7 +1181,7 @@ function r37(v, e, s) {
 }
 
 /** @type {$Writer} */
-function w109(v) {
+function w136(v) {
   return $.writeArray(v, w41);
 }
 
@@ -1080,12 +1203,12 @@ function w38(v) {
   x = v.selection;
   if (x !== undefined) o.selection = w65(x);
   x = v.diagnostics;
-  if (x !== undefined) o.diagnostics = w109(x);
+  if (x !== undefined) o.diagnostics = w136(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w110(v) {
+function w137(v) {
   /** @type {any} */
   const o = {};
   o.active = false;
@@ -1093,7 +1216,7 @@ function w110(v) {
 }
 
 /** @type {$Writer} */
-function w111(v) {
+function w138(v) {
   /** @type {any} */
   const o = {};
   o.active = true;
@@ -1111,7 +1234,7 @@ function w111(v) {
   x = v.selection;
   if (x !== undefined) o.selection = w65(x);
   x = v.diagnostics;
-  if (x !== undefined) o.diagnostics = w109(x);
+  if (x !== undefined) o.diagnostics = w136(x);
   return o;
 }
 
@@ -1119,15 +1242,15 @@ function w111(v) {
 function w39(v) {
   switch (v.active) {
     case false:
-      return w110(v);
+      return w137(v);
     case true:
-      return w111(v);
+      return w138(v);
   }
   return $.copy(v);
 }
 
 /** @type {$Writer} */
-function w112(v) {
+function w139(v) {
   return $.writeArray(v, w47);
 }
 
@@ -1141,23 +1264,23 @@ function w40(v) {
   x = v.totalDiagnostics;
   if (x !== undefined) o.totalDiagnostics = x;
   x = v.files;
-  if (x !== undefined) o.files = w112(x);
+  if (x !== undefined) o.files = w139(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w113(v) {
+function w140(v) {
   return v === null ? null : w42(v);
 }
 
 /** @type {$Writer} */
-function w114(v) {
+function w141(v) {
   return $.writeArray(v, w62);
 }
 
 /** @type {$Writer} */
-function w115(v) {
-  return v === null ? null : w114(v);
+function w142(v) {
+  return v === null ? null : w141(v);
 }
 
 /** @type {$Writer} */
@@ -1174,9 +1297,9 @@ function w41(v) {
   x = v.source;
   if (x !== undefined) o.source = x;
   x = v.code;
-  if (x !== undefined) o.code = w113(x);
+  if (x !== undefined) o.code = w140(x);
   x = v.relatedInformation;
-  if (x !== undefined) o.relatedInformation = w115(x);
+  if (x !== undefined) o.relatedInformation = w142(x);
   x = v.tags;
   if (x !== undefined) o.tags = x;
   return o;
@@ -1220,13 +1343,13 @@ function w44(v) {
 }
 
 /** @type {$Writer} */
-function w116(v) {
+function w143(v) {
   return $.writeArray(v, $.copy);
 }
 
 /** @type {$Writer} */
-function w117(v) {
-  return v === null ? null : w116(v);
+function w144(v) {
+  return v === null ? null : w143(v);
 }
 
 /** @type {$Writer} */
@@ -1237,7 +1360,7 @@ function w45(v) {
   x = v.command;
   if (x !== undefined) o.command = x;
   x = v.args;
-  if (x !== undefined) o.args = w117(x);
+  if (x !== undefined) o.args = w144(x);
   return o;
 }
 
@@ -1265,7 +1388,7 @@ function w47(v) {
   x = v.path;
   if (x !== undefined) o.path = x;
   x = v.diagnostics;
-  if (x !== undefined) o.diagnostics = w109(x);
+  if (x !== undefined) o.diagnostics = w136(x);
   return o;
 }
 
@@ -1322,7 +1445,7 @@ function w51(v) {
 }
 
 /** @type {$Writer} */
-function w118(v) {
+function w145(v) {
   return v === null ? null : w64(v);
 }
 
@@ -1334,19 +1457,19 @@ function w52(v) {
   x = v.jsonrpc;
   if (x !== undefined) o.jsonrpc = x;
   x = v.id;
-  if (x !== undefined) o.id = w118(x);
+  if (x !== undefined) o.id = w145(x);
   x = v.error;
   if (x !== undefined) o.error = w51(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w120(v) {
+function w147(v) {
   return v === null ? null : w69(v);
 }
 
 /** @type {$Writer} */
-function w119(v) {
+function w146(v) {
   /** @type {any} */
   const o = {};
   o.method = "ping";
@@ -1356,12 +1479,12 @@ function w119(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w120(x);
+  if (x !== undefined) o.params = w147(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w121(v) {
+function w148(v) {
   /** @type {any} */
   const o = {};
   o.method = "getDiagnostics";
@@ -1376,12 +1499,12 @@ function w121(v) {
 }
 
 /** @type {$Writer} */
-function w123(v) {
+function w150(v) {
   return v === null ? null : w48(v);
 }
 
 /** @type {$Writer} */
-function w122(v) {
+function w149(v) {
   /** @type {any} */
   const o = {};
   o.method = "getAllDiagnostics";
@@ -1391,17 +1514,17 @@ function w122(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w123(x);
+  if (x !== undefined) o.params = w150(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w125(v) {
+function w152(v) {
   return v === null ? null : w50(v);
 }
 
 /** @type {$Writer} */
-function w124(v) {
+function w151(v) {
   /** @type {any} */
   const o = {};
   o.method = "getWorkspaceErrors";
@@ -1411,12 +1534,12 @@ function w124(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w125(x);
+  if (x !== undefined) o.params = w152(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w126(v) {
+function w153(v) {
   /** @type {any} */
   const o = {};
   o.method = "validateFile";
@@ -1431,7 +1554,7 @@ function w126(v) {
 }
 
 /** @type {$Writer} */
-function w127(v) {
+function w154(v) {
   /** @type {any} */
   const o = {};
   o.method = "getOpenFiles";
@@ -1441,12 +1564,12 @@ function w127(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w120(x);
+  if (x !== undefined) o.params = w147(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w128(v) {
+function w155(v) {
   /** @type {any} */
   const o = {};
   o.method = "getActiveFile";
@@ -1456,12 +1579,12 @@ function w128(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w120(x);
+  if (x !== undefined) o.params = w147(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w129(v) {
+function w156(v) {
   /** @type {any} */
   const o = {};
   o.method = "executeCommand";
@@ -1479,21 +1602,21 @@ function w129(v) {
 function w53(v) {
   switch (v.method) {
     case "ping":
-      return w119(v);
+      return w146(v);
     case "getDiagnostics":
-      return w121(v);
+      return w148(v);
     case "getAllDiagnostics":
-      return w122(v);
+      return w149(v);
     case "getWorkspaceErrors":
-      return w124(v);
+      return w151(v);
     case "validateFile":
-      return w126(v);
+      return w153(v);
     case "getOpenFiles":
-      return w127(v);
+      return w154(v);
     case "getActiveFile":
-      return w128(v);
+      return w155(v);
     case "executeCommand":
-      return w129(v);
+      return w156(v);
   }
   return $.copy(v);
 }
@@ -1536,7 +1659,7 @@ function w56(v) {
 }
 
 /** @type {$Writer} */
-function w130(v) {
+function w157(v) {
   return $.writeArray(v, w56);
 }
 
@@ -1548,7 +1671,7 @@ function w57(v) {
   x = v.count;
   if (x !== undefined) o.count = x;
   x = v.files;
-  if (x !== undefined) o.files = w130(x);
+  if (x !== undefined) o.files = w157(x);
   return o;
 }
 
@@ -1667,17 +1790,17 @@ function w67(v) {
   x = v.languageId;
   if (x !== undefined) o.languageId = x;
   x = v.diagnostics;
-  if (x !== undefined) o.diagnostics = w109(x);
+  if (x !== undefined) o.diagnostics = w136(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w131(v) {
+function w158(v) {
   return $.writeMap(v, $.any);
 }
 
 /** @type {$Writer} */
-function w132(v) {
+function w159(v) {
   return $.writeArray(v, w43);
 }
 
@@ -1689,9 +1812,9 @@ function w68(v) {
   x = v.summary;
   if (x !== undefined) o.summary = w44(x);
   x = v.bySource;
-  if (x !== undefined) o.bySource = w131(x);
+  if (x !== undefined) o.bySource = w158(x);
   x = v.topErrorFiles;
-  if (x !== undefined) o.topErrorFiles = w132(x);
+  if (x !== undefined) o.topErrorFiles = w159(x);
   x = v.sources;
   if (x !== undefined) o.sources = x;
   return o;

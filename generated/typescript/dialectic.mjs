@@ -15,17 +15,24 @@ import * as $ from "./runtime.mjs";
 /** @typedef {import("./dialectic.mjs").DialecticRequestReplyMap} DialecticRequestReplyMap */
 /** @typedef {import("./dialectic.mjs").IPCResponse} IPCResponse */
 
-const c11 = ["present_review"];
+const c10 = ["type", "id", "payload"];
 
-const c12 = ["baseUri", "base_uri"];
+const c12 = ["present_review"];
 
-const c13 = ["update-section", "UpdateSection"];
+const c13 = ["id", "success", "error"];
 
-const c14 = ["replace", "update-section", "append"];
+const c14 = ["baseUri", "base_uri"];
+
+const c15 = ["update-section", "UpdateSection"];
+
+const c16 = ["content", "mode", "section", "baseUri", "base_uri"];
+
+const c17 = ["replace", "update-section", "append"];
 
 /** @type {$Reader} */
 function r9(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c10, false);
   /** @type {any} */
   const o = {};
   o.type = "present_review";
@@ -41,7 +48,7 @@ function r9(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r10(v, e, s) {
+function r11(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -62,14 +69,15 @@ function r1(v, e, s) {
     case "present-review":
       return r9(v, e, s);
   }
-  if (typeof v.type === "string") return r10(v, e, s);
-  return $.tag(e, v, s, "type", c11);
+  if (typeof v.type === "string") return r11(v, e, s);
+  return $.tag(e, v, s, "type", c12);
 }
 
 /** @type {$Reader} */
 function r2(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c13, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -89,6 +97,7 @@ function r2(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c16, false);
   /** @type {any} */
   const o = {};
   let k;
@@ -101,10 +110,10 @@ function r3(v, e, s) {
   else o.mode = r4(x, e, "mode");
   x = v.section;
   if (x != null) o.section = $.str(x, e, "section");
-  k = $.which(v, e, c12);
+  k = $.which(v, e, c14);
   x = $.own(v, k);
   if (x != null) o.baseUri = $.str(x, e, k);
-  $.requiredWhen(o, e, "section", "mode", c13);
+  $.requiredWhen(o, e, "section", "mode", c15);
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -122,11 +131,11 @@ function r4(v, e, s) {
     case "Append":
       return "append";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c14);
+  return $.oneOf(e, v, s, "unknown_enum_value", c17);
 }
 
 /** @type {$Writer} */
-function w15(v) {
+function w18(v) {
   /** @type {any} */
   const o = {};
   o.type = "present_review";
@@ -143,7 +152,7 @@ function w5(v) {
   switch (v.type) {
     case "present_review":
     case "present-review":
-      return w15(v);
+      return w18(v);
   }
   return $.copy(v);
 }
@@ -173,7 +182,7 @@ function w7(v) {
   if (x !== undefined) o.mode = w8(x);
   x = v.section;
   if (x !== undefined) o.section = x;
-  x = $.own(v, $.which(v, [], c12));
+  x = $.own(v, $.which(v, [], c14));
   if (x !== undefined) o.baseUri = x;
   return o;
 }

@@ -13,6 +13,7 @@ export type Rule =
   | "wrong_const"
   | "constraint"
   | "syntax"
+  | "encoding"
   | "too_deep";
 
 /** One broken rule, located. */
@@ -180,6 +181,12 @@ export declare function untagged(
   first: boolean,
   name: string,
 ): any;
+export declare function faults(
+  value: any,
+  errors: Violation[],
+  declared: readonly string[] | null,
+  others: boolean,
+): void;
 export declare function copy(value: any): any;
 export declare function writeArray(value: any, item: Writer): any;
 export declare function writeMap(value: any, item: Writer): any;

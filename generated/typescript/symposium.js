@@ -59,15 +59,65 @@ const $ = require("./runtime.js");
 
 const k0 = "register_taskspace_window";
 
-const c80 = ["Added", "Modified", "Deleted"];
+/** @type {readonly never[]} */
+const c80 = [];
 
-const c83 = ["insight", "question", "todo", "fixme"];
+const c81 = ["Added", "Modified", "Deleted"];
 
-const c84 = ["request_changes", "checkpoint", "return"];
+const c84 = [
+  "thread_id",
+  "file_path",
+  "line_number",
+  "comment_type",
+  "content",
+  "responses",
+];
 
-const c87 = ["Added", "Removed", "Context"];
+const c85 = ["insight", "question", "todo", "fixme"];
 
-const c114 = [
+const c86 = ["request_changes", "checkpoint", "return"];
+
+const c87 = ["project_path", "taskspace_uuid"];
+
+const c90 = [
+  "header",
+  "old_start",
+  "old_lines",
+  "new_start",
+  "new_lines",
+  "lines",
+];
+
+const c91 = ["line_type", "content", "old_line_number", "new_line_number"];
+
+const c92 = ["Added", "Removed", "Context"];
+
+const c94 = ["path", "status", "additions", "deletions", "hunks"];
+
+const c95 = ["line", "column"];
+
+const c96 = ["path", "start", "end", "content"];
+
+const c97 = ["symbol"];
+
+const c98 = [
+  "selectedText",
+  "filePath",
+  "startLine",
+  "startColumn",
+  "endLine",
+  "endColumn",
+  "lineNumber",
+  "documentLanguage",
+  "isUntitled",
+  "message",
+];
+
+const c99 = ["taskspaceUuid"];
+
+const c101 = ["type", "id", "sender", "payload"];
+
+const c126 = [
   "response",
   "marco",
   "polo",
@@ -94,26 +144,106 @@ const c114 = [
   "present_review",
 ];
 
-const c115 = ["debug", "info", "warn", "error"];
+const c127 = ["debug", "info", "warn", "error"];
 
-const c116 = ["baseUri", "base_uri"];
+const c128 = ["level", "message"];
 
-const c117 = ["update-section", "UpdateSection"];
+const c129 = ["project_path", "taskspace_uuid", "message", "category"];
 
-const c118 = ["info", "warn", "error", "milestone", "question"];
+const c130 = ["workingDirectory", "taskspaceUuid", "shellPid"];
 
-const c119 = ["name", "symbol_name"];
+const c131 = ["baseUri", "base_uri"];
 
-const c120 = ["replace", "update-section", "append"];
+const c132 = ["update-section", "UpdateSection"];
 
-const c121 = ["newTaskspaceUuid", "new_taskspace_uuid"];
+const c133 = ["content", "mode", "section", "baseUri", "base_uri"];
 
-const c127 = ["comment", "complete_review"];
+const c134 = ["content", "baseUri", "base_uri"];
+
+const c135 = ["info", "warn", "error", "milestone", "question"];
+
+const c136 = ["window_title", "taskspace_uuid"];
+
+const c137 = ["success"];
+
+const c138 = ["name", "symbol_name"];
+
+const c139 = ["success", "error", "data"];
+
+const c140 = ["replace", "update-section", "append"];
+
+const c141 = ["project_path", "taskspace_uuid", "message"];
+
+const c142 = [
+  "project_path",
+  "taskspace_uuid",
+  "name",
+  "task_description",
+  "initial_prompt",
+  "collaborator",
+];
+
+const c143 = ["newTaskspaceUuid", "new_taskspace_uuid"];
+
+const c144 = ["key", "value"];
+
+const c145 = ["name", "kind", "definedAt"];
+
+const c148 = [
+  "review_id",
+  "title",
+  "description",
+  "commit_range",
+  "files_changed",
+  "comment_threads",
+  "status",
+];
+
+const c149 = ["taskspace_uuid"];
+
+const c151 = ["agentCommand", "shouldLaunch"];
+
+const c152 = [
+  "project_path",
+  "taskspace_uuid",
+  "name",
+  "description",
+  "collaborator",
+];
+
+const c153 = [
+  "name",
+  "description",
+  "initial_prompt",
+  "agent_command",
+  "collaborator",
+];
+
+const c155 = [
+  "feedback_type",
+  "review_id",
+  "comment_text",
+  "file_path",
+  "line_number",
+  "context_lines",
+];
+
+const c157 = [
+  "feedback_type",
+  "review_id",
+  "completion_action",
+  "additional_notes",
+];
+
+const c158 = ["comment", "complete_review"];
+
+const c159 = ["author", "content", "timestamp"];
 
 /** @type {$Reader} */
 function r1(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c80, false);
   /** @type {any} */
   const o = {};
   if (e.length !== n) $.at(e, n, s);
@@ -130,16 +260,16 @@ function r2(v, e, s) {
     case "Deleted":
       return "Deleted";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c80);
-}
-
-/** @type {$Reader} */
-function r81(v, e, s) {
-  return $.int(v, e, s, 1, 4294967295);
+  return $.oneOf(e, v, s, "unknown_enum_value", c81);
 }
 
 /** @type {$Reader} */
 function r82(v, e, s) {
+  return $.int(v, e, s, 1, 4294967295);
+}
+
+/** @type {$Reader} */
+function r83(v, e, s) {
   return $.array(v, e, s, r42);
 }
 
@@ -147,6 +277,7 @@ function r82(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c84, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -158,7 +289,7 @@ function r3(v, e, s) {
   else o.file_path = $.str(x, e, "file_path");
   x = v.line_number;
   if (x == null) $.missing(e, x, "line_number");
-  else o.line_number = r81(x, e, "line_number");
+  else o.line_number = r82(x, e, "line_number");
   x = v.comment_type;
   if (x == null) $.missing(e, x, "comment_type");
   else o.comment_type = r4(x, e, "comment_type");
@@ -166,7 +297,7 @@ function r3(v, e, s) {
   if (x == null) $.missing(e, x, "content");
   else o.content = $.str(x, e, "content");
   x = v.responses;
-  if (x != null) o.responses = r82(x, e, "responses");
+  if (x != null) o.responses = r83(x, e, "responses");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -187,7 +318,7 @@ function r4(v, e, s) {
     case "Fixme":
       return "fixme";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c83);
+  return $.oneOf(e, v, s, "unknown_enum_value", c85);
 }
 
 /** @type {$Reader} */
@@ -200,13 +331,14 @@ function r5(v, e, s) {
     case "return":
       return "return";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c84);
+  return $.oneOf(e, v, s, "unknown_enum_value", c86);
 }
 
 /** @type {$Reader} */
 function r6(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c87, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -221,12 +353,12 @@ function r6(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r85(v, e, s) {
+function r88(v, e, s) {
   return $.int(v, e, s, 0, 4294967295);
 }
 
 /** @type {$Reader} */
-function r86(v, e, s) {
+function r89(v, e, s) {
   return $.array(v, e, s, r8);
 }
 
@@ -234,6 +366,7 @@ function r86(v, e, s) {
 function r7(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c90, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -242,19 +375,19 @@ function r7(v, e, s) {
   else o.header = $.str(x, e, "header");
   x = v.old_start;
   if (x == null) $.missing(e, x, "old_start");
-  else o.old_start = r85(x, e, "old_start");
+  else o.old_start = r88(x, e, "old_start");
   x = v.old_lines;
   if (x == null) $.missing(e, x, "old_lines");
-  else o.old_lines = r85(x, e, "old_lines");
+  else o.old_lines = r88(x, e, "old_lines");
   x = v.new_start;
   if (x == null) $.missing(e, x, "new_start");
-  else o.new_start = r85(x, e, "new_start");
+  else o.new_start = r88(x, e, "new_start");
   x = v.new_lines;
   if (x == null) $.missing(e, x, "new_lines");
-  else o.new_lines = r85(x, e, "new_lines");
+  else o.new_lines = r88(x, e, "new_lines");
   x = v.lines;
   if (x == null) $.missing(e, x, "lines");
-  else o.lines = r86(x, e, "lines");
+  else o.lines = r89(x, e, "lines");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -263,6 +396,7 @@ function r7(v, e, s) {
 function r8(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c91, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -273,9 +407,9 @@ function r8(v, e, s) {
   if (x == null) $.missing(e, x, "content");
   else o.content = $.str(x, e, "content");
   x = v.old_line_number;
-  if (x != null) o.old_line_number = r85(x, e, "old_line_number");
+  if (x != null) o.old_line_number = r88(x, e, "old_line_number");
   x = v.new_line_number;
-  if (x != null) o.new_line_number = r85(x, e, "new_line_number");
+  if (x != null) o.new_line_number = r88(x, e, "new_line_number");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -290,13 +424,14 @@ function r9(v, e, s) {
     case "Context":
       return "Context";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c87);
+  return $.oneOf(e, v, s, "unknown_enum_value", c92);
 }
 
 /** @type {$Reader} */
 function r10(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c80, false);
   /** @type {any} */
   const o = {};
   if (e.length !== n) $.at(e, n, s);
@@ -304,7 +439,7 @@ function r10(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r88(v, e, s) {
+function r93(v, e, s) {
   return $.array(v, e, s, r7);
 }
 
@@ -312,6 +447,7 @@ function r88(v, e, s) {
 function r11(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c94, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -323,13 +459,13 @@ function r11(v, e, s) {
   else o.status = r2(x, e, "status");
   x = v.additions;
   if (x == null) $.missing(e, x, "additions");
-  else o.additions = r85(x, e, "additions");
+  else o.additions = r88(x, e, "additions");
   x = v.deletions;
   if (x == null) $.missing(e, x, "deletions");
-  else o.deletions = r85(x, e, "deletions");
+  else o.deletions = r88(x, e, "deletions");
   x = v.hunks;
   if (x == null) $.missing(e, x, "hunks");
-  else o.hunks = r88(x, e, "hunks");
+  else o.hunks = r93(x, e, "hunks");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -338,15 +474,16 @@ function r11(v, e, s) {
 function r12(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c95, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.line;
   if (x == null) $.missing(e, x, "line");
-  else o.line = r81(x, e, "line");
+  else o.line = r82(x, e, "line");
   x = v.column;
   if (x == null) $.missing(e, x, "column");
-  else o.column = r81(x, e, "column");
+  else o.column = r82(x, e, "column");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -355,6 +492,7 @@ function r12(v, e, s) {
 function r13(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c96, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -377,6 +515,7 @@ function r13(v, e, s) {
 function r14(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c97, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -391,6 +530,7 @@ function r14(v, e, s) {
 function r15(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c98, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -399,15 +539,15 @@ function r15(v, e, s) {
   x = v.filePath;
   if (x != null) o.filePath = $.str(x, e, "filePath");
   x = v.startLine;
-  if (x != null) o.startLine = r81(x, e, "startLine");
+  if (x != null) o.startLine = r82(x, e, "startLine");
   x = v.startColumn;
-  if (x != null) o.startColumn = r81(x, e, "startColumn");
+  if (x != null) o.startColumn = r82(x, e, "startColumn");
   x = v.endLine;
-  if (x != null) o.endLine = r81(x, e, "endLine");
+  if (x != null) o.endLine = r82(x, e, "endLine");
   x = v.endColumn;
-  if (x != null) o.endColumn = r81(x, e, "endColumn");
+  if (x != null) o.endColumn = r82(x, e, "endColumn");
   x = v.lineNumber;
-  if (x != null) o.lineNumber = r81(x, e, "lineNumber");
+  if (x != null) o.lineNumber = r82(x, e, "lineNumber");
   x = v.documentLanguage;
   if (x != null) o.documentLanguage = $.str(x, e, "documentLanguage");
   x = v.isUntitled;
@@ -422,6 +562,7 @@ function r15(v, e, s) {
 function r16(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c99, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -433,8 +574,9 @@ function r16(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r89(v, e, s) {
+function r100(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -453,8 +595,9 @@ function r89(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r90(v, e, s) {
+function r102(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "marco";
@@ -473,8 +616,9 @@ function r90(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r91(v, e, s) {
+function r103(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "polo";
@@ -493,8 +637,9 @@ function r91(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r92(v, e, s) {
+function r104(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "goodbye";
@@ -513,8 +658,9 @@ function r92(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r93(v, e, s) {
+function r105(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "store_reference";
@@ -533,8 +679,9 @@ function r93(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r94(v, e, s) {
+function r106(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "get_selection";
@@ -553,8 +700,9 @@ function r94(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r95(v, e, s) {
+function r107(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "present_walkthrough";
@@ -573,8 +721,9 @@ function r95(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r96(v, e, s) {
+function r108(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "log";
@@ -593,8 +742,9 @@ function r96(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r97(v, e, s) {
+function r109(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "reload_window";
@@ -613,8 +763,9 @@ function r97(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r98(v, e, s) {
+function r110(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "resolve_symbol_by_name";
@@ -633,8 +784,9 @@ function r98(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r99(v, e, s) {
+function r111(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "find_all_references";
@@ -653,8 +805,9 @@ function r99(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r100(v, e, s) {
+function r112(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "create_synthetic_pr";
@@ -673,8 +826,9 @@ function r100(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r101(v, e, s) {
+function r113(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "update_synthetic_pr";
@@ -693,8 +847,9 @@ function r101(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r102(v, e, s) {
+function r114(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "user_feedback";
@@ -713,8 +868,9 @@ function r102(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r103(v, e, s) {
+function r115(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "spawn_taskspace";
@@ -733,8 +889,9 @@ function r103(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r104(v, e, s) {
+function r116(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "log_progress";
@@ -753,8 +910,9 @@ function r104(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r105(v, e, s) {
+function r117(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "signal_user";
@@ -773,8 +931,9 @@ function r105(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r106(v, e, s) {
+function r118(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "update_taskspace";
@@ -793,8 +952,9 @@ function r106(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r107(v, e, s) {
+function r119(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -813,8 +973,9 @@ function r107(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r108(v, e, s) {
+function r120(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "get_taskspace_state";
@@ -833,8 +994,9 @@ function r108(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r109(v, e, s) {
+function r121(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "delete_taskspace";
@@ -853,8 +1015,9 @@ function r109(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r110(v, e, s) {
+function r122(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "taskspace_roll_call";
@@ -873,8 +1036,9 @@ function r110(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r111(v, e, s) {
+function r123(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = k0;
@@ -893,8 +1057,9 @@ function r111(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r112(v, e, s) {
+function r124(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   o.type = "present_review";
@@ -913,7 +1078,7 @@ function r112(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r113(v, e, s) {
+function r125(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -934,56 +1099,56 @@ function r17(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.type) {
     case "response":
-      return r89(v, e, s);
-    case "marco":
-      return r90(v, e, s);
-    case "polo":
-      return r91(v, e, s);
-    case "goodbye":
-      return r92(v, e, s);
-    case "store_reference":
-      return r93(v, e, s);
-    case "get_selection":
-      return r94(v, e, s);
-    case "present_walkthrough":
-      return r95(v, e, s);
-    case "log":
-      return r96(v, e, s);
-    case "reload_window":
-      return r97(v, e, s);
-    case "resolve_symbol_by_name":
-      return r98(v, e, s);
-    case "find_all_references":
-      return r99(v, e, s);
-    case "create_synthetic_pr":
       return r100(v, e, s);
-    case "update_synthetic_pr":
-      return r101(v, e, s);
-    case "user_feedback":
+    case "marco":
       return r102(v, e, s);
-    case "spawn_taskspace":
+    case "polo":
       return r103(v, e, s);
-    case "log_progress":
+    case "goodbye":
       return r104(v, e, s);
-    case "signal_user":
+    case "store_reference":
       return r105(v, e, s);
-    case "update_taskspace":
+    case "get_selection":
       return r106(v, e, s);
-    case "taskspace_state":
+    case "present_walkthrough":
       return r107(v, e, s);
-    case "get_taskspace_state":
+    case "log":
       return r108(v, e, s);
-    case "delete_taskspace":
+    case "reload_window":
       return r109(v, e, s);
-    case "taskspace_roll_call":
+    case "resolve_symbol_by_name":
       return r110(v, e, s);
-    case k0:
+    case "find_all_references":
       return r111(v, e, s);
-    case "present_review":
+    case "create_synthetic_pr":
       return r112(v, e, s);
+    case "update_synthetic_pr":
+      return r113(v, e, s);
+    case "user_feedback":
+      return r114(v, e, s);
+    case "spawn_taskspace":
+      return r115(v, e, s);
+    case "log_progress":
+      return r116(v, e, s);
+    case "signal_user":
+      return r117(v, e, s);
+    case "update_taskspace":
+      return r118(v, e, s);
+    case "taskspace_state":
+      return r119(v, e, s);
+    case "get_taskspace_state":
+      return r120(v, e, s);
+    case "delete_taskspace":
+      return r121(v, e, s);
+    case "taskspace_roll_call":
+      return r122(v, e, s);
+    case k0:
+      return r123(v, e, s);
+    case "present_review":
+      return r124(v, e, s);
   }
-  if (typeof v.type === "string") return r113(v, e, s);
-  return $.tag(e, v, s, "type", c114);
+  if (typeof v.type === "string") return r125(v, e, s);
+  return $.tag(e, v, s, "type", c126);
 }
 
 /** @type {$Reader} */
@@ -998,13 +1163,14 @@ function r18(v, e, s) {
     case "error":
       return "error";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c115);
+  return $.oneOf(e, v, s, "unknown_enum_value", c127);
 }
 
 /** @type {$Reader} */
 function r19(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c128, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1022,6 +1188,7 @@ function r19(v, e, s) {
 function r20(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c129, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1045,6 +1212,7 @@ function r20(v, e, s) {
 function r21(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c130, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1054,7 +1222,7 @@ function r21(v, e, s) {
   x = v.taskspaceUuid;
   if (x != null) o.taskspaceUuid = $.str(x, e, "taskspaceUuid");
   x = v.shellPid;
-  if (x != null) o.shellPid = r85(x, e, "shellPid");
+  if (x != null) o.shellPid = r88(x, e, "shellPid");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1063,6 +1231,7 @@ function r21(v, e, s) {
 function r22(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c133, false);
   /** @type {any} */
   const o = {};
   let k;
@@ -1075,10 +1244,10 @@ function r22(v, e, s) {
   else o.mode = r29(x, e, "mode");
   x = v.section;
   if (x != null) o.section = $.str(x, e, "section");
-  k = $.which(v, e, c116);
+  k = $.which(v, e, c131);
   x = $.own(v, k);
   if (x != null) o.baseUri = $.str(x, e, k);
-  $.requiredWhen(o, e, "section", "mode", c117);
+  $.requiredWhen(o, e, "section", "mode", c132);
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1087,6 +1256,7 @@ function r22(v, e, s) {
 function r23(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c134, false);
   /** @type {any} */
   const o = {};
   let k;
@@ -1094,7 +1264,7 @@ function r23(v, e, s) {
   x = v.content;
   if (x == null) $.missing(e, x, "content");
   else o.content = $.str(x, e, "content");
-  k = $.which(v, e, c116);
+  k = $.which(v, e, c131);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.baseUri = $.str(x, e, k);
@@ -1116,13 +1286,14 @@ function r24(v, e, s) {
     case "question":
       return "question";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c118);
+  return $.oneOf(e, v, s, "unknown_enum_value", c135);
 }
 
 /** @type {$Reader} */
 function r25(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c136, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1140,6 +1311,7 @@ function r25(v, e, s) {
 function r26(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c137, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1154,11 +1326,12 @@ function r26(v, e, s) {
 function r27(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c138, false);
   /** @type {any} */
   const o = {};
   let k;
   let x;
-  k = $.which(v, e, c119);
+  k = $.which(v, e, c138);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.name = $.str(x, e, k);
@@ -1170,6 +1343,7 @@ function r27(v, e, s) {
 function r28(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c139, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1197,13 +1371,14 @@ function r29(v, e, s) {
     case "Append":
       return "append";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c120);
+  return $.oneOf(e, v, s, "unknown_enum_value", c140);
 }
 
 /** @type {$Reader} */
 function r30(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c141, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1224,6 +1399,7 @@ function r30(v, e, s) {
 function r31(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c142, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1252,11 +1428,12 @@ function r31(v, e, s) {
 function r32(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c143, false);
   /** @type {any} */
   const o = {};
   let k;
   let x;
-  k = $.which(v, e, c121);
+  k = $.which(v, e, c143);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.newTaskspaceUuid = $.str(x, e, k);
@@ -1268,6 +1445,7 @@ function r32(v, e, s) {
 function r33(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c144, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1285,6 +1463,7 @@ function r33(v, e, s) {
 function r34(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c145, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1301,12 +1480,12 @@ function r34(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r122(v, e, s) {
+function r146(v, e, s) {
   return $.array(v, e, s, r11);
 }
 
 /** @type {$Reader} */
-function r123(v, e, s) {
+function r147(v, e, s) {
   return $.array(v, e, s, r3);
 }
 
@@ -1314,6 +1493,7 @@ function r123(v, e, s) {
 function r35(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c148, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1331,10 +1511,10 @@ function r35(v, e, s) {
   else o.commit_range = $.str(x, e, "commit_range");
   x = v.files_changed;
   if (x == null) $.missing(e, x, "files_changed");
-  else o.files_changed = r122(x, e, "files_changed");
+  else o.files_changed = r146(x, e, "files_changed");
   x = v.comment_threads;
   if (x == null) $.missing(e, x, "comment_threads");
-  else o.comment_threads = r123(x, e, "comment_threads");
+  else o.comment_threads = r147(x, e, "comment_threads");
   x = v.status;
   if (x == null) $.missing(e, x, "status");
   else o.status = $.str(x, e, "status");
@@ -1346,6 +1526,7 @@ function r35(v, e, s) {
 function r36(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c149, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1357,7 +1538,7 @@ function r36(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r124(v, e, s) {
+function r150(v, e, s) {
   return $.array(v, e, s, $.str);
 }
 
@@ -1365,12 +1546,13 @@ function r124(v, e, s) {
 function r37(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c151, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.agentCommand;
   if (x == null) $.missing(e, x, "agentCommand");
-  else o.agentCommand = r124(x, e, "agentCommand");
+  else o.agentCommand = r150(x, e, "agentCommand");
   x = v.shouldLaunch;
   if (x == null) $.missing(e, x, "shouldLaunch");
   else o.shouldLaunch = $.bool(x, e, "shouldLaunch");
@@ -1382,6 +1564,7 @@ function r37(v, e, s) {
 function r38(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c152, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1405,6 +1588,7 @@ function r38(v, e, s) {
 function r39(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c153, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1415,7 +1599,7 @@ function r39(v, e, s) {
   x = v.initial_prompt;
   if (x != null) o.initial_prompt = $.str(x, e, "initial_prompt");
   x = v.agent_command;
-  if (x != null) o.agent_command = r124(x, e, "agent_command");
+  if (x != null) o.agent_command = r150(x, e, "agent_command");
   x = v.collaborator;
   if (x != null) o.collaborator = $.str(x, e, "collaborator");
   if (e.length !== n) $.at(e, n, s);
@@ -1426,6 +1610,7 @@ function r39(v, e, s) {
 function r40(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c152, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1448,8 +1633,9 @@ function r40(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r125(v, e, s) {
+function r154(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c155, false);
   /** @type {any} */
   const o = {};
   o.feedback_type = "comment";
@@ -1463,16 +1649,17 @@ function r125(v, e, s) {
   x = v.file_path;
   if (x != null) o.file_path = $.str(x, e, "file_path");
   x = v.line_number;
-  if (x != null) o.line_number = r81(x, e, "line_number");
+  if (x != null) o.line_number = r82(x, e, "line_number");
   x = v.context_lines;
-  if (x != null) o.context_lines = r124(x, e, "context_lines");
+  if (x != null) o.context_lines = r150(x, e, "context_lines");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r126(v, e, s) {
+function r156(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c157, false);
   /** @type {any} */
   const o = {};
   o.feedback_type = "complete_review";
@@ -1494,17 +1681,18 @@ function r41(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.feedback_type) {
     case "comment":
-      return r125(v, e, s);
+      return r154(v, e, s);
     case "complete_review":
-      return r126(v, e, s);
+      return r156(v, e, s);
   }
-  return $.tag(e, v, s, "feedback_type", c127);
+  return $.tag(e, v, s, "feedback_type", c158);
 }
 
 /** @type {$Reader} */
 function r42(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c159, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1529,13 +1717,13 @@ function w43(v) {
 }
 
 /** @type {$Writer} */
-function w128(v) {
+function w160(v) {
   return $.writeArray(v, w79);
 }
 
 /** @type {$Writer} */
-function w129(v) {
-  return v === null ? null : w128(v);
+function w161(v) {
+  return v === null ? null : w160(v);
 }
 
 /** @type {$Writer} */
@@ -1554,7 +1742,7 @@ function w44(v) {
   x = v.content;
   if (x !== undefined) o.content = x;
   x = v.responses;
-  if (x !== undefined) o.responses = w129(x);
+  if (x !== undefined) o.responses = w161(x);
   return o;
 }
 
@@ -1586,7 +1774,7 @@ function w46(v) {
 }
 
 /** @type {$Writer} */
-function w130(v) {
+function w162(v) {
   return $.writeArray(v, w48);
 }
 
@@ -1606,7 +1794,7 @@ function w47(v) {
   x = v.new_lines;
   if (x !== undefined) o.new_lines = x;
   x = v.lines;
-  if (x !== undefined) o.lines = w130(x);
+  if (x !== undefined) o.lines = w162(x);
   return o;
 }
 
@@ -1634,7 +1822,7 @@ function w49(v) {
 }
 
 /** @type {$Writer} */
-function w131(v) {
+function w163(v) {
   return $.writeArray(v, w47);
 }
 
@@ -1652,7 +1840,7 @@ function w50(v) {
   x = v.deletions;
   if (x !== undefined) o.deletions = x;
   x = v.hunks;
-  if (x !== undefined) o.hunks = w131(x);
+  if (x !== undefined) o.hunks = w163(x);
   return o;
 }
 
@@ -1733,7 +1921,7 @@ function w55(v) {
 }
 
 /** @type {$Writer} */
-function w132(v) {
+function w164(v) {
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -1748,12 +1936,12 @@ function w132(v) {
 }
 
 /** @type {$Writer} */
-function w134(v) {
+function w166(v) {
   return v === null ? null : w49(v);
 }
 
 /** @type {$Writer} */
-function w133(v) {
+function w165(v) {
   /** @type {any} */
   const o = {};
   o.type = "marco";
@@ -1763,12 +1951,12 @@ function w133(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w134(x);
+  if (x !== undefined) o.payload = w166(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w135(v) {
+function w167(v) {
   /** @type {any} */
   const o = {};
   o.type = "polo";
@@ -1778,12 +1966,12 @@ function w135(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w134(x);
+  if (x !== undefined) o.payload = w166(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w136(v) {
+function w168(v) {
   /** @type {any} */
   const o = {};
   o.type = "goodbye";
@@ -1793,12 +1981,12 @@ function w136(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w134(x);
+  if (x !== undefined) o.payload = w166(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w137(v) {
+function w169(v) {
   /** @type {any} */
   const o = {};
   o.type = "store_reference";
@@ -1813,7 +2001,7 @@ function w137(v) {
 }
 
 /** @type {$Writer} */
-function w138(v) {
+function w170(v) {
   /** @type {any} */
   const o = {};
   o.type = "get_selection";
@@ -1823,12 +2011,12 @@ function w138(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w134(x);
+  if (x !== undefined) o.payload = w166(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w139(v) {
+function w171(v) {
   /** @type {any} */
   const o = {};
   o.type = "present_walkthrough";
@@ -1843,7 +2031,7 @@ function w139(v) {
 }
 
 /** @type {$Writer} */
-function w140(v) {
+function w172(v) {
   /** @type {any} */
   const o = {};
   o.type = "log";
@@ -1858,7 +2046,7 @@ function w140(v) {
 }
 
 /** @type {$Writer} */
-function w141(v) {
+function w173(v) {
   /** @type {any} */
   const o = {};
   o.type = "reload_window";
@@ -1868,12 +2056,12 @@ function w141(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w134(x);
+  if (x !== undefined) o.payload = w166(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w142(v) {
+function w174(v) {
   /** @type {any} */
   const o = {};
   o.type = "resolve_symbol_by_name";
@@ -1888,7 +2076,7 @@ function w142(v) {
 }
 
 /** @type {$Writer} */
-function w143(v) {
+function w175(v) {
   /** @type {any} */
   const o = {};
   o.type = "find_all_references";
@@ -1903,7 +2091,7 @@ function w143(v) {
 }
 
 /** @type {$Writer} */
-function w144(v) {
+function w176(v) {
   /** @type {any} */
   const o = {};
   o.type = "create_synthetic_pr";
@@ -1918,7 +2106,7 @@ function w144(v) {
 }
 
 /** @type {$Writer} */
-function w145(v) {
+function w177(v) {
   /** @type {any} */
   const o = {};
   o.type = "update_synthetic_pr";
@@ -1933,7 +2121,7 @@ function w145(v) {
 }
 
 /** @type {$Writer} */
-function w146(v) {
+function w178(v) {
   /** @type {any} */
   const o = {};
   o.type = "user_feedback";
@@ -1948,7 +2136,7 @@ function w146(v) {
 }
 
 /** @type {$Writer} */
-function w147(v) {
+function w179(v) {
   /** @type {any} */
   const o = {};
   o.type = "spawn_taskspace";
@@ -1963,7 +2151,7 @@ function w147(v) {
 }
 
 /** @type {$Writer} */
-function w148(v) {
+function w180(v) {
   /** @type {any} */
   const o = {};
   o.type = "log_progress";
@@ -1978,7 +2166,7 @@ function w148(v) {
 }
 
 /** @type {$Writer} */
-function w149(v) {
+function w181(v) {
   /** @type {any} */
   const o = {};
   o.type = "signal_user";
@@ -1993,7 +2181,7 @@ function w149(v) {
 }
 
 /** @type {$Writer} */
-function w150(v) {
+function w182(v) {
   /** @type {any} */
   const o = {};
   o.type = "update_taskspace";
@@ -2008,7 +2196,7 @@ function w150(v) {
 }
 
 /** @type {$Writer} */
-function w151(v) {
+function w183(v) {
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -2023,7 +2211,7 @@ function w151(v) {
 }
 
 /** @type {$Writer} */
-function w152(v) {
+function w184(v) {
   /** @type {any} */
   const o = {};
   o.type = "get_taskspace_state";
@@ -2038,7 +2226,7 @@ function w152(v) {
 }
 
 /** @type {$Writer} */
-function w153(v) {
+function w185(v) {
   /** @type {any} */
   const o = {};
   o.type = "delete_taskspace";
@@ -2053,7 +2241,7 @@ function w153(v) {
 }
 
 /** @type {$Writer} */
-function w154(v) {
+function w186(v) {
   /** @type {any} */
   const o = {};
   o.type = "taskspace_roll_call";
@@ -2068,7 +2256,7 @@ function w154(v) {
 }
 
 /** @type {$Writer} */
-function w155(v) {
+function w187(v) {
   /** @type {any} */
   const o = {};
   o.type = k0;
@@ -2083,7 +2271,7 @@ function w155(v) {
 }
 
 /** @type {$Writer} */
-function w156(v) {
+function w188(v) {
   /** @type {any} */
   const o = {};
   o.type = "present_review";
@@ -2101,53 +2289,53 @@ function w156(v) {
 function w56(v) {
   switch (v.type) {
     case "response":
-      return w132(v);
+      return w164(v);
     case "marco":
-      return w133(v);
+      return w165(v);
     case "polo":
-      return w135(v);
+      return w167(v);
     case "goodbye":
-      return w136(v);
+      return w168(v);
     case "store_reference":
-      return w137(v);
+      return w169(v);
     case "get_selection":
-      return w138(v);
+      return w170(v);
     case "present_walkthrough":
-      return w139(v);
+      return w171(v);
     case "log":
-      return w140(v);
+      return w172(v);
     case "reload_window":
-      return w141(v);
+      return w173(v);
     case "resolve_symbol_by_name":
-      return w142(v);
+      return w174(v);
     case "find_all_references":
-      return w143(v);
+      return w175(v);
     case "create_synthetic_pr":
-      return w144(v);
+      return w176(v);
     case "update_synthetic_pr":
-      return w145(v);
+      return w177(v);
     case "user_feedback":
-      return w146(v);
+      return w178(v);
     case "spawn_taskspace":
-      return w147(v);
+      return w179(v);
     case "log_progress":
-      return w148(v);
+      return w180(v);
     case "signal_user":
-      return w149(v);
+      return w181(v);
     case "update_taskspace":
-      return w150(v);
+      return w182(v);
     case "taskspace_state":
-      return w151(v);
+      return w183(v);
     case "get_taskspace_state":
-      return w152(v);
+      return w184(v);
     case "delete_taskspace":
-      return w153(v);
+      return w185(v);
     case "taskspace_roll_call":
-      return w154(v);
+      return w186(v);
     case k0:
-      return w155(v);
+      return w187(v);
     case "present_review":
-      return w156(v);
+      return w188(v);
   }
   return $.copy(v);
 }
@@ -2205,7 +2393,7 @@ function w60(v) {
   if (x !== undefined) o.mode = w66(x);
   x = v.section;
   if (x !== undefined) o.section = x;
-  x = $.own(v, $.which(v, [], c116));
+  x = $.own(v, $.which(v, [], c131));
   if (x !== undefined) o.baseUri = x;
   return o;
 }
@@ -2217,7 +2405,7 @@ function w61(v) {
   let x;
   x = v.content;
   if (x !== undefined) o.content = x;
-  x = $.own(v, $.which(v, [], c116));
+  x = $.own(v, $.which(v, [], c131));
   if (x !== undefined) o.baseUri = x;
   return o;
 }
@@ -2249,7 +2437,7 @@ function w64(v) {
   /** @type {any} */
   const o = {};
   let x;
-  x = $.own(v, $.which(v, [], c119));
+  x = $.own(v, $.which(v, [], c138));
   if (x !== undefined) o.name = x;
   return o;
 }
@@ -2320,7 +2508,7 @@ function w69(v) {
   /** @type {any} */
   const o = {};
   let x;
-  x = $.own(v, $.which(v, [], c121));
+  x = $.own(v, $.which(v, [], c143));
   if (x !== undefined) o.newTaskspaceUuid = x;
   return o;
 }
@@ -2352,12 +2540,12 @@ function w71(v) {
 }
 
 /** @type {$Writer} */
-function w157(v) {
+function w189(v) {
   return $.writeArray(v, w50);
 }
 
 /** @type {$Writer} */
-function w158(v) {
+function w190(v) {
   return $.writeArray(v, w44);
 }
 
@@ -2375,9 +2563,9 @@ function w72(v) {
   x = v.commit_range;
   if (x !== undefined) o.commit_range = x;
   x = v.files_changed;
-  if (x !== undefined) o.files_changed = w157(x);
+  if (x !== undefined) o.files_changed = w189(x);
   x = v.comment_threads;
-  if (x !== undefined) o.comment_threads = w158(x);
+  if (x !== undefined) o.comment_threads = w190(x);
   x = v.status;
   if (x !== undefined) o.status = x;
   return o;
@@ -2460,7 +2648,7 @@ function w77(v) {
 }
 
 /** @type {$Writer} */
-function w159(v) {
+function w191(v) {
   /** @type {any} */
   const o = {};
   o.feedback_type = "comment";
@@ -2479,7 +2667,7 @@ function w159(v) {
 }
 
 /** @type {$Writer} */
-function w160(v) {
+function w192(v) {
   /** @type {any} */
   const o = {};
   o.feedback_type = "complete_review";
@@ -2497,9 +2685,9 @@ function w160(v) {
 function w78(v) {
   switch (v.feedback_type) {
     case "comment":
-      return w159(v);
+      return w191(v);
     case "complete_review":
-      return w160(v);
+      return w192(v);
   }
   return $.copy(v);
 }
@@ -2519,22 +2707,22 @@ function w79(v) {
 }
 
 /** @type {$Reader} */
-function r161(v, e, s) {
+function r193(v, e, s) {
   return $.array(v, e, s, r34);
 }
 
 /** @type {$Writer} */
-function w162(v) {
+function w194(v) {
   return $.writeArray(v, w71);
 }
 
 /** @type {$Reader} */
-function r163(v, e, s) {
+function r195(v, e, s) {
   return $.array(v, e, s, r13);
 }
 
 /** @type {$Writer} */
-function w164(v) {
+function w196(v) {
   return $.writeArray(v, w52);
 }
 
@@ -3859,9 +4047,9 @@ function decodeIpcMessageReply(tag, value) {
     case "present_walkthrough":
       return $.decode(value, r1);
     case "resolve_symbol_by_name":
-      return $.decode(value, r161);
+      return $.decode(value, r193);
     case "find_all_references":
-      return $.decode(value, r163);
+      return $.decode(value, r195);
     case "create_synthetic_pr":
       return $.decode(value, r41);
     case "update_synthetic_pr":
@@ -3903,9 +4091,9 @@ function encodeIpcMessageReply(tag, value) {
     case "present_walkthrough":
       return w43(value);
     case "resolve_symbol_by_name":
-      return w162(value);
+      return w194(value);
     case "find_all_references":
-      return w164(value);
+      return w196(value);
     case "create_synthetic_pr":
       return w78(value);
     case "update_synthetic_pr":

@@ -14,11 +14,34 @@ import * as $ from "./runtime.mjs";
 /** @typedef {import("./taskspace-state.mjs").TaskspaceStateMessageOrUnknown} TaskspaceStateMessageOrUnknown */
 /** @typedef {import("./taskspace-state.mjs").TaskspaceStateMessageReplyMap} TaskspaceStateMessageReplyMap */
 
-const c14 = ["response", "taskspace_state"];
+const c12 = ["type", "id", "sender", "payload"];
+
+const c15 = ["response", "taskspace_state"];
+
+const c17 = ["workingDirectory", "taskspaceUuid", "shellPid"];
+
+const c18 = ["success", "error", "data"];
+
+const c19 = [
+  "project_path",
+  "taskspace_uuid",
+  "name",
+  "description",
+  "collaborator",
+];
+
+const c21 = [
+  "name",
+  "description",
+  "initial_prompt",
+  "agent_command",
+  "collaborator",
+];
 
 /** @type {$Reader} */
 function r11(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c12, false);
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -37,8 +60,9 @@ function r11(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r12(v, e, s) {
+function r13(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c12, false);
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -57,7 +81,7 @@ function r12(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r13(v, e, s) {
+function r14(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -80,14 +104,14 @@ function r1(v, e, s) {
     case "response":
       return r11(v, e, s);
     case "taskspace_state":
-      return r12(v, e, s);
+      return r13(v, e, s);
   }
-  if (typeof v.type === "string") return r13(v, e, s);
-  return $.tag(e, v, s, "type", c14);
+  if (typeof v.type === "string") return r14(v, e, s);
+  return $.tag(e, v, s, "type", c15);
 }
 
 /** @type {$Reader} */
-function r15(v, e, s) {
+function r16(v, e, s) {
   return $.int(v, e, s, 0, 4294967295);
 }
 
@@ -95,6 +119,7 @@ function r15(v, e, s) {
 function r2(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c17, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -104,7 +129,7 @@ function r2(v, e, s) {
   x = v.taskspaceUuid;
   if (x != null) o.taskspaceUuid = $.str(x, e, "taskspaceUuid");
   x = v.shellPid;
-  if (x != null) o.shellPid = r15(x, e, "shellPid");
+  if (x != null) o.shellPid = r16(x, e, "shellPid");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -113,6 +138,7 @@ function r2(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c18, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -131,6 +157,7 @@ function r3(v, e, s) {
 function r4(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c19, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -151,7 +178,7 @@ function r4(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r16(v, e, s) {
+function r20(v, e, s) {
   return $.array(v, e, s, $.str);
 }
 
@@ -159,6 +186,7 @@ function r16(v, e, s) {
 function r5(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c21, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -169,7 +197,7 @@ function r5(v, e, s) {
   x = v.initial_prompt;
   if (x != null) o.initial_prompt = $.str(x, e, "initial_prompt");
   x = v.agent_command;
-  if (x != null) o.agent_command = r16(x, e, "agent_command");
+  if (x != null) o.agent_command = r20(x, e, "agent_command");
   x = v.collaborator;
   if (x != null) o.collaborator = $.str(x, e, "collaborator");
   if (e.length !== n) $.at(e, n, s);
@@ -177,7 +205,7 @@ function r5(v, e, s) {
 }
 
 /** @type {$Writer} */
-function w17(v) {
+function w22(v) {
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -192,7 +220,7 @@ function w17(v) {
 }
 
 /** @type {$Writer} */
-function w18(v) {
+function w23(v) {
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -210,9 +238,9 @@ function w18(v) {
 function w6(v) {
   switch (v.type) {
     case "response":
-      return w17(v);
+      return w22(v);
     case "taskspace_state":
-      return w18(v);
+      return w23(v);
   }
   return $.copy(v);
 }

@@ -21,9 +21,31 @@ import * as $ from "./runtime.mjs";
 /** @typedef {import("./worker-sideband.mjs").WorkerToServerOrUnknown} WorkerToServerOrUnknown */
 /** @typedef {import("./worker-sideband.mjs").WorkerToServerReplyMap} WorkerToServerReplyMap */
 
-const c21 = ["stdin_write", "interrupt", "session_end"];
+const c17 = ["language", "supports_images"];
 
-const c29 = [
+const c18 = ["id", "mime_type", "data", "is_new"];
+
+const c19 = ["prompt", "line"];
+
+const c20 = ["prompt"];
+
+const c22 = ["type", "text"];
+
+const c24 = ["type"];
+
+const c27 = ["stdin_write", "interrupt", "session_end"];
+
+const c28 = ["text"];
+
+const c30 = ["type", "language", "supports_images"];
+
+const c32 = ["type", "prompt"];
+
+const c34 = ["type", "prompt", "line"];
+
+const c37 = ["type", "id", "mime_type", "data", "is_new"];
+
+const c40 = [
   "backend_info",
   "readline_start",
   "readline_result",
@@ -32,10 +54,14 @@ const c29 = [
   "session_end",
 ];
 
+/** @type {readonly never[]} */
+const c41 = [];
+
 /** @type {$Reader} */
 function r1(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c17, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -53,6 +79,7 @@ function r1(v, e, s) {
 function r2(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c18, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -76,6 +103,7 @@ function r2(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c19, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -93,6 +121,7 @@ function r3(v, e, s) {
 function r4(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c20, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -104,8 +133,9 @@ function r4(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r17(v, e, s) {
+function r21(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c22, false);
   /** @type {any} */
   const o = {};
   o.type = "stdin_write";
@@ -118,8 +148,9 @@ function r17(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r18(v, e, s) {
+function r23(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c24, false);
   /** @type {any} */
   const o = {};
   o.type = "interrupt";
@@ -128,8 +159,9 @@ function r18(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r19(v, e, s) {
+function r25(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c24, false);
   /** @type {any} */
   const o = {};
   o.type = "session_end";
@@ -138,7 +170,7 @@ function r19(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r20(v, e, s) {
+function r26(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -152,20 +184,21 @@ function r5(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.type) {
     case "stdin_write":
-      return r17(v, e, s);
+      return r21(v, e, s);
     case "interrupt":
-      return r18(v, e, s);
+      return r23(v, e, s);
     case "session_end":
-      return r19(v, e, s);
+      return r25(v, e, s);
   }
-  if (typeof v.type === "string") return r20(v, e, s);
-  return $.tag(e, v, s, "type", c21);
+  if (typeof v.type === "string") return r26(v, e, s);
+  return $.tag(e, v, s, "type", c27);
 }
 
 /** @type {$Reader} */
 function r6(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c28, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -177,8 +210,9 @@ function r6(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r22(v, e, s) {
+function r29(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c30, false);
   /** @type {any} */
   const o = {};
   o.type = "backend_info";
@@ -194,8 +228,9 @@ function r22(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r23(v, e, s) {
+function r31(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c32, false);
   /** @type {any} */
   const o = {};
   o.type = "readline_start";
@@ -208,8 +243,9 @@ function r23(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r24(v, e, s) {
+function r33(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c34, false);
   /** @type {any} */
   const o = {};
   o.type = "readline_result";
@@ -225,8 +261,9 @@ function r24(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r25(v, e, s) {
+function r35(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c24, false);
   /** @type {any} */
   const o = {};
   o.type = "request_end";
@@ -235,8 +272,9 @@ function r25(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r26(v, e, s) {
+function r36(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c37, false);
   /** @type {any} */
   const o = {};
   o.type = "plot_image";
@@ -258,8 +296,9 @@ function r26(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r27(v, e, s) {
+function r38(v, e, s) {
   const n = e.length;
+  $.faults(v, e, c24, false);
   /** @type {any} */
   const o = {};
   o.type = "session_end";
@@ -268,7 +307,7 @@ function r27(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r28(v, e, s) {
+function r39(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -282,26 +321,27 @@ function r7(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.type) {
     case "backend_info":
-      return r22(v, e, s);
+      return r29(v, e, s);
     case "readline_start":
-      return r23(v, e, s);
+      return r31(v, e, s);
     case "readline_result":
-      return r24(v, e, s);
+      return r33(v, e, s);
     case "request_end":
-      return r25(v, e, s);
+      return r35(v, e, s);
     case "plot_image":
-      return r26(v, e, s);
+      return r36(v, e, s);
     case "session_end":
-      return r27(v, e, s);
+      return r38(v, e, s);
   }
-  if (typeof v.type === "string") return r28(v, e, s);
-  return $.tag(e, v, s, "type", c29);
+  if (typeof v.type === "string") return r39(v, e, s);
+  return $.tag(e, v, s, "type", c40);
 }
 
 /** @type {$Reader} */
 function r8(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
+  $.faults(v, e, c41, false);
   /** @type {any} */
   const o = {};
   if (e.length !== n) $.at(e, n, s);
@@ -359,7 +399,7 @@ function w12(v) {
 }
 
 /** @type {$Writer} */
-function w30(v) {
+function w42(v) {
   /** @type {any} */
   const o = {};
   o.type = "stdin_write";
@@ -370,7 +410,7 @@ function w30(v) {
 }
 
 /** @type {$Writer} */
-function w31(v) {
+function w43(v) {
   /** @type {any} */
   const o = {};
   o.type = "interrupt";
@@ -378,7 +418,7 @@ function w31(v) {
 }
 
 /** @type {$Writer} */
-function w32(v) {
+function w44(v) {
   /** @type {any} */
   const o = {};
   o.type = "session_end";
@@ -389,11 +429,11 @@ function w32(v) {
 function w13(v) {
   switch (v.type) {
     case "stdin_write":
-      return w30(v);
+      return w42(v);
     case "interrupt":
-      return w31(v);
+      return w43(v);
     case "session_end":
-      return w32(v);
+      return w44(v);
   }
   return $.copy(v);
 }
@@ -409,7 +449,7 @@ function w14(v) {
 }
 
 /** @type {$Writer} */
-function w33(v) {
+function w45(v) {
   /** @type {any} */
   const o = {};
   o.type = "backend_info";
@@ -422,7 +462,7 @@ function w33(v) {
 }
 
 /** @type {$Writer} */
-function w34(v) {
+function w46(v) {
   /** @type {any} */
   const o = {};
   o.type = "readline_start";
@@ -433,7 +473,7 @@ function w34(v) {
 }
 
 /** @type {$Writer} */
-function w35(v) {
+function w47(v) {
   /** @type {any} */
   const o = {};
   o.type = "readline_result";
@@ -446,7 +486,7 @@ function w35(v) {
 }
 
 /** @type {$Writer} */
-function w36(v) {
+function w48(v) {
   /** @type {any} */
   const o = {};
   o.type = "request_end";
@@ -454,7 +494,7 @@ function w36(v) {
 }
 
 /** @type {$Writer} */
-function w37(v) {
+function w49(v) {
   /** @type {any} */
   const o = {};
   o.type = "plot_image";
@@ -471,7 +511,7 @@ function w37(v) {
 }
 
 /** @type {$Writer} */
-function w38(v) {
+function w50(v) {
   /** @type {any} */
   const o = {};
   o.type = "session_end";
@@ -482,17 +522,17 @@ function w38(v) {
 function w15(v) {
   switch (v.type) {
     case "backend_info":
-      return w33(v);
+      return w45(v);
     case "readline_start":
-      return w34(v);
+      return w46(v);
     case "readline_result":
-      return w35(v);
+      return w47(v);
     case "request_end":
-      return w36(v);
+      return w48(v);
     case "plot_image":
-      return w37(v);
+      return w49(v);
     case "session_end":
-      return w38(v);
+      return w50(v);
   }
   return $.copy(v);
 }

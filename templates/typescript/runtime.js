@@ -125,7 +125,384 @@ function parse(text, read) {
     const errors = [{ pointer: "", rule: "syntax", message }];
     return { ok: false, errors: /** @type {Violation[]} */ (errors) };
   }
-  return decode(value, read);
+  if (!mayHoldFaults(text, value)) return decode(value, read);
+  /** @type {Marked} */
+  let found;
+  try {
+    found = marked(text);
+  } catch (error) {
+    // Nested too deeply to read again: the decoder says so where it matters.
+    if (!(error instanceof RangeError)) throw error;
+    return decode(value, read);
+  }
+  marking = true;
+  try {
+    const decoded = decode(found.value, read);
+    if (found.root === null) return decoded;
+    const errors = [violation(found.root, null)];
+    if (!decoded.ok) errors.push(...decoded.errors.slice(0, MAX_ERRORS - 1));
+    return { ok: false, errors };
+  } finally {
+    marking = false;
+  }
+}
+
+// Faults of the wire text. JSON.parse reads a key given twice (keeping the last
+// value), a lone surrogate escape (`"\ud800"`, a string that is not Unicode text) and a
+// number beyond a double (`1e400`, Infinity) without complaint; serde refuses each of
+// them where it keeps the value: a key given twice where a struct declares it, the
+// others in every key, in a declared field's value, in an array's items and a map's
+// values, and anywhere inside free-form JSON; what a struct skips (a key it does not
+// declare) may hold them (docs/typescript.md). `parse` reads the text a second time,
+// only when a cheap test says it may hold one, and marks each object and array that
+// holds one (`FAULTS`); each reader reports those of the members it keeps (`faults`).
+
+/**
+ * One fault: the member it is in (a key or an index; `null` for an object's key that
+ * is not Unicode text) and what it is.
+ *
+ * @typedef {object} Fault
+ * @property {Segment} at
+ * @property {"twice" | "string" | "number" | "key"} kind
+ */
+
+/**
+ * A marked reading: the value, and the fault of the root value itself.
+ *
+ * @typedef {object} Marked
+ * @property {unknown} value
+ * @property {Fault | null} root
+ */
+
+/** The faults an object or array of a marked reading holds (not enumerable). */
+const FAULTS = Symbol("symgen.faults");
+
+/** Whether the value being decoded is a marked reading (see `parse`). */
+let marking = false;
+
+/** A lone surrogate (a code unit of a pair without its other half). */
+const LONE_SURROGATE =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A surrogate escape: the text may hold a lone one. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * Whether `text` may hold a fault: a surrogate escape, a number
+ * JSON.parse read as Infinity, or more keys than `value` has (a key given twice).
+ * Linear, and allocates nothing.
+ *
+ * @param {string} text
+ * @param {unknown} value
+ * @returns {boolean}
+ */
+function mayHoldFaults(text, value) {
+  // (A lone surrogate written as a code unit rather than an escape has no UTF-8 form:
+  // no peer can send one, and a string that holds one is not looked for.)
+  if (text.indexOf("\\u") !== -1 && SURROGATE_ESCAPE.test(text)) return true;
+  let keys;
+  try {
+    keys = tally(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return false;
+  }
+  return keys < 0 || keys !== keysInText(text);
+}
+
+/**
+ * How many keys `value` has, counting nested ones; -1 if it holds a number that is not
+ * finite.
+ *
+ * @param {unknown} value
+ * @returns {number}
+ */
+function tally(value) {
+  if (typeof value === "number") return Number.isFinite(value) ? 0 : -1;
+  if (value === null || typeof value !== "object") return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const inner = tally(value[i]);
+      if (inner < 0) return -1;
+      count += inner;
+    }
+    return count;
+  }
+  // `for…in` allocates no key array; an enumerable key inherited from a changed
+  // `Object.prototype` only makes the count differ, which the second reading settles.
+  for (const key in value) {
+    const inner = tally(/** @type {Record<string, unknown>} */ (value)[key]);
+    if (inner < 0) return -1;
+    count += inner + 1;
+  }
+  return count;
+}
+
+/**
+ * How many keys the JSON text `text` writes: strings followed by `:`.
+ *
+ * @param {string} text
+ * @returns {number}
+ */
+function keysInText(text) {
+  let count = 0;
+  let open = text.indexOf('"');
+  while (open !== -1) {
+    const close = stringEnd(text, open);
+    let next = close + 1;
+    let code = text.charCodeAt(next);
+    while (isSpace(code)) code = text.charCodeAt(++next);
+    if (code === 58) count++;
+    open = text.indexOf('"', next);
+  }
+  return count;
+}
+
+/**
+ * The index of the quote that closes the string opened at `open`.
+ *
+ * @param {string} text
+ * @param {number} open
+ * @returns {number}
+ */
+function stringEnd(text, open) {
+  let close = text.indexOf('"', open + 1);
+  while (text.charCodeAt(close - 1) === 92) {
+    let backslash = close - 2;
+    while (text.charCodeAt(backslash) === 92) backslash--;
+    // An even run of backslashes escapes itself, not the quote.
+    if ((close - 1 - backslash) % 2 === 0) return close;
+    close = text.indexOf('"', close + 1);
+  }
+  return close;
+}
+
+/**
+ * @param {number} code
+ * @returns {boolean}
+ */
+function isSpace(code) {
+  return code === 32 || code === 10 || code === 13 || code === 9;
+}
+
+/**
+ * `text` (JSON that JSON.parse read) read again into the same value, with each object
+ * and array that holds a fault marked, and the root value's own fault.
+ *
+ * @param {string} text
+ * @returns {Marked}
+ */
+function marked(text) {
+  let at = 0;
+  /** @type {Fault["kind"] | null} */
+  let fault = null;
+
+  /** @returns {unknown} */
+  function value() {
+    space();
+    fault = null;
+    const code = text.charCodeAt(at);
+    if (code === 123) return object();
+    if (code === 91) return array();
+    if (code === 34) {
+      const read = string();
+      if (LONE_SURROGATE.test(read)) fault = "string";
+      return read;
+    }
+    let end = at;
+    while (end < text.length && !isDelimiter(text.charCodeAt(end))) end++;
+    const read = JSON.parse(text.slice(at, end));
+    at = end;
+    if (typeof read === "number" && !Number.isFinite(read)) fault = "number";
+    return read;
+  }
+
+  /** @returns {string} */
+  function string() {
+    const close = stringEnd(text, at);
+    const read = JSON.parse(text.slice(at, close + 1));
+    at = close + 1;
+    return read;
+  }
+
+  /** @returns {Record<string, unknown>} */
+  function object() {
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    /** @type {Fault[]} */
+    const found = [];
+    at++;
+    for (;;) {
+      space();
+      if (text.charCodeAt(at) === 125) break;
+      const key = string();
+      if (LONE_SURROGATE.test(key)) found.push({ at: null, kind: "key" });
+      while (text.charCodeAt(at) !== 58) at++;
+      at++;
+      const member = value();
+      if (fault !== null) found.push({ at: key, kind: fault });
+      if (Object.prototype.hasOwnProperty.call(out, key)) {
+        found.push({ at: key, kind: "twice" });
+      }
+      put(out, key, member);
+      comma();
+    }
+    return close(out, found);
+  }
+
+  /** @returns {unknown[]} */
+  function array() {
+    /** @type {unknown[]} */
+    const out = [];
+    /** @type {Fault[]} */
+    const found = [];
+    at++;
+    for (;;) {
+      space();
+      if (text.charCodeAt(at) === 93) break;
+      const item = value();
+      if (fault !== null) found.push({ at: out.length, kind: fault });
+      out.push(item);
+      comma();
+    }
+    return close(out, found);
+  }
+
+  function space() {
+    while (isSpace(text.charCodeAt(at))) at++;
+  }
+
+  /** Past the comma after a member, if there is one. */
+  function comma() {
+    space();
+    if (text.charCodeAt(at) === 44) at++;
+  }
+
+  /**
+   * Past the closing bracket of `container`, marked with what it holds.
+   *
+   * @template {object} C
+   * @param {C} container
+   * @param {Fault[]} found
+   * @returns {C}
+   */
+  function close(container, found) {
+    at++;
+    fault = null;
+    if (found.length !== 0) mark(container, found);
+    return container;
+  }
+
+  const read = value();
+  const root = fault === null ? null : { at: null, kind: fault };
+  return { value: read, root };
+}
+
+/**
+ * @param {number} code
+ * @returns {boolean}
+ */
+function isDelimiter(code) {
+  return code === 44 || code === 93 || code === 125 || isSpace(code);
+}
+
+/**
+ * @param {object} container
+ * @param {Fault[]} found
+ */
+function mark(container, found) {
+  Object.defineProperty(container, FAULTS, { value: found, enumerable: false });
+}
+
+/**
+ * The violation a fault is, at `where` (the member's segment).
+ *
+ * @param {Fault} fault
+ * @param {Segment} where
+ * @returns {Violation}
+ */
+function violation(fault, where) {
+  switch (fault.kind) {
+    case "twice":
+      return {
+        pointer: segment(where),
+        rule: "constraint",
+        message: "duplicate key `" + String(where) + "`",
+      };
+    case "string":
+      return {
+        pointer: segment(where),
+        rule: "encoding",
+        message: "a lone surrogate escape: the string is not Unicode text",
+      };
+    case "key":
+      return {
+        pointer: segment(where),
+        rule: "encoding",
+        message:
+          "a key with a lone surrogate escape: the key is not Unicode text",
+      };
+    case "number":
+      return {
+        pointer: segment(where),
+        rule: "out_of_range",
+        message: "number out of range: beyond what a 64-bit float holds",
+      };
+  }
+}
+
+/**
+ * Reports the faults of the members of the object or array `value` that its reader
+ * keeps: a key that is not Unicode text always; a faulty value in a `declared` key
+ * (every member, when `declared` is `null`) or, with `others`, in any key; a key given
+ * twice only where declared (elsewhere the last value is taken, as by serde).
+ *
+ * @param {any} value
+ * @param {Violation[]} errors
+ * @param {readonly string[] | null} declared
+ * @param {boolean} others
+ */
+function faults(value, errors, declared, others) {
+  if (!marking) return;
+  /** @type {Fault[] | undefined} */
+  const found = value[FAULTS];
+  if (found === undefined) return;
+  for (const fault of found) {
+    const kept =
+      fault.kind === "key" ||
+      (declared === null
+        ? fault.kind !== "twice"
+        : declared.includes(/** @type {string} */ (fault.at)) ||
+          (others && fault.kind !== "twice"));
+    if (kept && errors.length < MAX_ERRORS) {
+      errors.push(violation(fault, fault.at));
+    }
+  }
+}
+
+/**
+ * Reports every fault inside free-form JSON but keys given twice (the last is kept).
+ *
+ * @param {unknown} value
+ * @param {Violation[]} errors
+ */
+function faultsWithin(value, errors) {
+  if (value === null || typeof value !== "object") return;
+  faults(value, errors, null, true);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const from = errors.length;
+      faultsWithin(value[i], errors);
+      at(errors, from, i);
+    }
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const from = errors.length;
+    faultsWithin(/** @type {Record<string, unknown>} */ (value)[key], errors);
+    at(errors, from, key);
+  }
 }
 
 /**
@@ -352,10 +729,19 @@ function noReply(value, errors, where) {
 }
 
 /**
+ * Free-form JSON, as it is (in a marked reading, with every fault inside reported).
+ *
  * @param {unknown} value
+ * @param {Violation[]} [errors]
+ * @param {Segment} [where]
  * @returns {any}
  */
-function any(value) {
+function any(value, errors, where) {
+  if (marking && errors !== undefined) {
+    const from = errors.length;
+    faultsWithin(value, errors);
+    at(errors, from, where ?? null);
+  }
   return value;
 }
 
@@ -460,6 +846,7 @@ function konst(value, errors, where, expected) {
 function array(value, errors, where, item) {
   if (!Array.isArray(value)) return wrongType(errors, value, where, "an array");
   const from = errors.length;
+  faults(value, errors, null, true);
   const out = new Array(value.length);
   for (let i = 0; i < value.length; i++) {
     out[i] = item(value[i], errors, i);
@@ -479,6 +866,7 @@ function array(value, errors, where, item) {
 function map(value, errors, where, item) {
   if (!isObject(value)) return wrongType(errors, value, where, "an object");
   const from = errors.length;
+  faults(value, errors, null, true);
   /** @type {Record<string, any>} */
   const out = {};
   for (const key of Object.keys(value)) {
@@ -504,6 +892,7 @@ function tuple(value, errors, where, items) {
     return fail(errors, where, "out_of_range", message);
   }
   const from = errors.length;
+  faults(value, errors, null, true);
   const out = items.map((item, i) => item(value[i], errors, i));
   at(errors, from, where);
   return out;
@@ -639,6 +1028,7 @@ export {
   content,
   copy,
   decode,
+  faults,
   int,
   isNull,
   isObject,

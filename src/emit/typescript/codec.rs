@@ -500,11 +500,13 @@ impl<'m> Builder<'m> {
         self.reader_function(&reader, body);
     }
 
-    /// A reader body that checks for an object, fills `o` by `fill` and returns it.
-    fn object_body(&mut self, fill: Vec<String>) -> Vec<String> {
+    /// A reader body that checks for an object, reports the text's faults in the keys
+    /// it keeps (`faults`, see `text_faults`), fills `o` by `fill` and returns it.
+    fn object_body(&mut self, faults: String, fill: Vec<String>) -> Vec<String> {
         let mut body = vec![
             "  if (!$.isObject(v)) return $.wrongType(e, v, s, \"an object\");".to_owned(),
             "  const n = e.length;".to_owned(),
+            faults,
             "  /** @type {any} */".to_owned(),
             "  const o = {};".to_owned(),
         ];
@@ -530,7 +532,23 @@ impl<'m> Builder<'m> {
         let others = self.others(&record.additional);
         let known = known_keys(&record.fields);
         self.other_keys(&others, &known, &mut fill);
-        self.object_body(fill)
+        let faults = self.text_faults(&known, &others);
+        self.object_body(faults, fill)
+    }
+
+    /// The line that reports the wire text's faults (a key given twice, a lone
+    /// surrogate, `1e400`) in the keys an object's reader keeps: its `known` keys, and
+    /// every other key when `others` are read as typed values, as serde keeps them.
+    fn text_faults(&mut self, known: &[&str], others: &Others) -> String {
+        let mut declared: Vec<&str> = Vec::new();
+        for key in known {
+            if !declared.contains(key) {
+                declared.push(key);
+            }
+        }
+        let declared = self.strings_constant(&declared);
+        let others = matches!(others, Others::Typed(_));
+        format!("  $.faults(v, e, {declared}, {others});")
     }
 
     /// Reads `fields` of `v` into `o` (`skip`: a key already set, the tag).
@@ -670,7 +688,7 @@ impl<'m> Builder<'m> {
             Others::Drop => return,
             Others::Keep => "$.put(o, k, v[k]);".to_owned(),
             Others::Forbid => "$.unexpected(e, k);".to_owned(),
-            Others::Typed(TypeExpr::Any) => "$.put(o, k, v[k]);".to_owned(),
+            Others::Typed(TypeExpr::Any) => "$.put(o, k, $.any(v[k], e, k));".to_owned(),
             Others::Typed(ty) => {
                 let reader = self.reader(ty);
                 format!("$.put(o, k, {reader}(v[k], e, k));")
@@ -809,8 +827,10 @@ impl<'m> Builder<'m> {
             },
         }
         self.other_keys(&others, &known, &mut fill);
+        let faults = self.text_faults(&known, &others);
         let mut body = vec![
             "  const n = e.length;".to_owned(),
+            faults,
             "  /** @type {any} */".to_owned(),
             "  const o = {};".to_owned(),
         ];
@@ -939,6 +959,8 @@ impl<'m> Builder<'m> {
                 let key = self.lit(tag);
                 let value = format!("{reader}({}, e, {key})", self.get("v", tag));
                 body.push(format!("    case {key}:"));
+                // The variant's value is kept: a fault of the text in it is one.
+                body.push("      $.faults(v, e, null, true);".to_owned());
                 body.push(format!("      {}", self.set("o", tag, &value)));
                 body.push("      if (e.length !== n) $.at(e, n, s);".to_owned());
                 body.push("      return o;".to_owned());

@@ -1,0 +1,97 @@
+// Faults of the wire text that JSON.parse reads without complaint (a key given twice, a
+// lone surrogate escape, a number beyond a double): the generated `parse…` must give
+// the validator's verdict, at the validator's pointer, wherever they sit: in a declared
+// field, a key, an array item, a map, free-form JSON, and in the value of a key the type
+// does not declare, which serde skips (docs/typescript.md).
+//
+// The oracle is `symgen validate -p symposium` on the same lines; nothing here states a
+// verdict. Usage: SYMGEN_BIN=target/debug/symgen SYMGEN_PACKAGE=generated/typescript
+//   node --test tests/typescript/text-faults.test.mjs
+// With SYMGEN_COUNT set, the number of messages judged is written to that file.
+
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+const bin = process.env.SYMGEN_BIN ?? "target/debug/symgen";
+const pkg = process.env.SYMGEN_PACKAGE ?? "generated/typescript";
+const symposium = await import(resolve(pkg, "symposium.mjs"));
+
+const polo = (sender) => `{"type":"polo","id":"x","sender":${sender}}`;
+
+// Each line is one message; the cases put one fault (or none) at every kind of place.
+const lines = [
+  polo('{"workingDirectory":"a"}'),
+  // a declared field
+  polo('{"workingDirectory":"\\ud800"}'),
+  polo('{"workingDirectory":"\\udc00x"}'),
+  polo('{"workingDirectory":"a","workingDirectory":"b"}'),
+  polo('{"workingDirectory" : "a" , "workingDirectory" :"b"}'),
+  '{"type":"polo","id":"x","id":"y","sender":{"workingDirectory":"a"}}',
+  // a key
+  polo('{"workingDirectory":"a","\\ud800":1}'),
+  // a key the type does not declare: skipped, as serde skips it
+  polo('{"workingDirectory":"a","other":"\\ud800"}'),
+  polo('{"workingDirectory":"a","other":1,"other":2}'),
+  polo('{"workingDirectory":"a","other":[1e400,{"x":"\\udfff"}]}'),
+  // well-formed text that looks like a fault
+  polo('{"workingDirectory":"\\ud83d\\ude00"}'),
+  polo('{"workingDirectory":"\\\\ud800"}'),
+  polo('{"workingDirectory":"a\\"b","x\\\\":"\\\\"}'),
+  polo('{"workingDirectory":"a:b\\":c"}'),
+];
+
+/** The validator's verdict and first pointer per line. */
+function oracle() {
+  let out;
+  try {
+    out = execFileSync(
+      bin,
+      ["validate", "-p", "symposium", "--format", "json"],
+      {
+        input: lines.join("\n") + "\n",
+        encoding: "utf8",
+      },
+    );
+  } catch (error) {
+    // Exit 1: some message is invalid; its report is still on stdout.
+    out = error.stdout;
+  }
+  const verdicts = lines.map(() => ({ ok: true, pointer: null }));
+  for (const line of out.split("\n").filter(Boolean)) {
+    const report = JSON.parse(line);
+    if (report.summary !== undefined) continue;
+    verdicts[report.line - 1] = {
+      ok: false,
+      pointer: report.violations[0].pointer,
+    };
+  }
+  return verdicts;
+}
+
+test("parse… gives the validator's verdict on faults of the text", () => {
+  const expected = oracle();
+  assert.ok(expected.some((v) => v.ok) && expected.some((v) => !v.ok));
+  if (process.env.SYMGEN_COUNT) {
+    writeFileSync(process.env.SYMGEN_COUNT, String(lines.length));
+  }
+  lines.forEach((line, i) => {
+    const got = symposium.parseIpcMessage(line);
+    const want = /** @type {{ ok: boolean, pointer: string | null }} */ (
+      expected[i]
+    );
+    assert.equal(got.ok, want.ok, `${line}: ${JSON.stringify(got)}`);
+    if (!got.ok) assert.equal(got.errors[0].pointer, want.pointer, line);
+  });
+});
+
+test("a text without faults reads as JSON.parse reads it", () => {
+  for (const line of lines) {
+    const got = symposium.parseIpcMessage(line);
+    const direct = symposium.decodeIpcMessage(JSON.parse(line));
+    if (got.ok)
+      assert.deepEqual(got.value, direct.ok ? direct.value : null, line);
+  }
+});

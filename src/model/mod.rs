@@ -107,6 +107,9 @@ pub struct Model {
     /// generated types do not enforce): generation goes on, the CLI prints them.
     pub warnings: Vec<Warning>,
     index: HashMap<String, usize>,
+    /// What [`Model::resolve`] gives for each type (by position in `types`), computed
+    /// once the model is complete; empty while it is being built.
+    resolved: Vec<Option<usize>>,
 }
 
 impl Model {
@@ -129,9 +132,24 @@ impl Model {
             .collect()
     }
 
+    /// Indexes the finished `types`: by name, and where each one's aliases lead.
+    fn reindex(&mut self) {
+        self.index = self
+            .types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), i))
+            .collect();
+        self.resolved = resolutions(&self.types, &self.index);
+    }
+
     /// Follows aliases (`A = B`, `B = C`) from `name` to the first type that is not an
     /// alias of a plain reference. Returns `None` for unknown names.
     pub fn resolve<'a>(&'a self, name: &str) -> Option<&'a NamedType> {
+        let &at = self.index.get(name)?;
+        if self.resolved.len() == self.types.len() {
+            return self.resolved[at].map(|i| &self.types[i]);
+        }
         let mut current = self.get(name)?;
         for _ in 0..=self.types.len() {
             match &current.kind {
@@ -141,6 +159,41 @@ impl Model {
         }
         Some(current)
     }
+}
+
+/// Where each type's chain of plain aliases (`A = B`, `B = C`) ends, by position in
+/// `types` (`None`: at a name no type has). Every chain is followed once, its steps
+/// remembered, so a chain of n aliases costs O(n) for all of them, not O(n²).
+fn resolutions(types: &[NamedType], index: &HashMap<String, usize>) -> Vec<Option<usize>> {
+    let mut resolved: Vec<Option<Option<usize>>> = vec![None; types.len()];
+    let mut on_path = vec![false; types.len()];
+    for start in 0..types.len() {
+        let mut path = Vec::new();
+        let mut current = start;
+        let end = loop {
+            if let Some(end) = resolved[current] {
+                break end;
+            }
+            // A chain that comes back to itself (the parser refuses one) ends there.
+            if on_path[current] {
+                break Some(current);
+            }
+            on_path[current] = true;
+            path.push(current);
+            match &types[current].kind {
+                TypeKind::Alias(TypeExpr::Ref(next)) => match index.get(next) {
+                    Some(&next) => current = next,
+                    None => break None,
+                },
+                _ => break Some(current),
+            }
+        };
+        for step in path {
+            on_path[step] = false;
+            resolved[step] = Some(end);
+        }
+    }
+    resolved.into_iter().map(Option::flatten).collect()
 }
 
 /// `x-symgen-protocol`: identifies one of symgen's protocols.

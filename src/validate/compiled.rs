@@ -18,6 +18,7 @@ use super::explain::{Explainer, best_alternative};
 use super::faults::{self, Fault};
 use super::few::{Few, same};
 use super::message::{Member, Message};
+use super::ref_chains;
 use super::report::{Name, Violation, copied, interned};
 use super::retrieve::LocalRetriever;
 use super::tape::{self, json::TapeJson, json::TapeNode};
@@ -306,11 +307,13 @@ fn build_with<F: Json>(
     if let Some(base) = &options.base_uri {
         builder = builder.with_base_uri(base.clone());
     }
-    builder.build(schema).map_err(|err| Error::UnusableSchema {
-        file: None,
-        pointer: err.instance_path().to_string(),
-        message: err.to_string(),
-    })
+    builder
+        .build(&ref_chains::shortcut(schema))
+        .map_err(|err| Error::UnusableSchema {
+            file: None,
+            pointer: err.instance_path().to_string(),
+            message: err.to_string(),
+        })
 }
 
 /// The schema node a root stands for, with a lone `$ref` (or a single-alternative

@@ -17,7 +17,7 @@
 //! measure differently) moved into a module-level constant `kN` of its own, written in
 //! ASCII with `\u` escapes.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -262,40 +262,14 @@ impl<'m> Builder<'m> {
             let reader = self.fresh("r");
             self.readers.insert(ty.name.clone(), reader);
         }
-        let names: Vec<String> = self.model.types.iter().map(|t| t.name.clone()).collect();
-        for name in names {
-            let mut visiting = BTreeSet::new();
-            if self.needs_writer(&name, &mut visiting) {
+        let mut known: HashMap<&str, bool> = HashMap::new();
+        for ty in &self.model.types {
+            if needs_writer(self.model, &ty.name, &mut known) {
                 let writer = self.fresh("w");
-                self.writers.insert(name, Some(writer));
+                self.writers.insert(ty.name.clone(), Some(writer));
             } else {
-                self.writers.insert(name, None);
+                self.writers.insert(ty.name.clone(), None);
             }
-        }
-    }
-
-    /// Whether values of a named type need a writer (anything but plain JSON with no
-    /// alias spellings to rewrite).
-    fn needs_writer(&self, name: &str, visiting: &mut BTreeSet<String>) -> bool {
-        if !visiting.insert(name.to_owned()) {
-            return true;
-        }
-        match self.model.get(name).map(|t| &t.kind) {
-            Some(TypeKind::Enum(e)) => e.values.iter().any(|v| !v.aliases.is_empty()),
-            Some(TypeKind::Alias(expr)) => self.expr_needs_writer(expr, visiting),
-            Some(_) => true,
-            None => false,
-        }
-    }
-
-    fn expr_needs_writer(&self, expr: &TypeExpr, visiting: &mut BTreeSet<String>) -> bool {
-        match expr {
-            TypeExpr::Ref(name) => self.needs_writer(name, visiting),
-            TypeExpr::Array(item) | TypeExpr::Nullable(item) => {
-                self.expr_needs_writer(item, visiting)
-            }
-            TypeExpr::Map(_) | TypeExpr::Any | TypeExpr::Tuple(_) => true,
-            _ => false,
         }
     }
 
@@ -1283,6 +1257,43 @@ fn step(x: f64, up: bool) -> f64 {
 }
 
 /// Every wire name of `fields`, input aliases included.
+/// Whether values of the named type need a writer (anything but plain JSON with no
+/// alias spellings to rewrite). An alias chain is followed once, without recursion, and
+/// every name on it remembered in `known`, so a chain of n aliases costs O(n) for all of
+/// them together; a chain that comes back to itself needs one.
+fn needs_writer<'m>(model: &'m Model, name: &'m str, known: &mut HashMap<&'m str, bool>) -> bool {
+    let mut path: Vec<&'m str> = Vec::new();
+    let mut on_path: HashSet<&'m str> = HashSet::new();
+    let mut current = name;
+    let needed = loop {
+        if let Some(&needed) = known.get(current) {
+            break needed;
+        }
+        if !on_path.insert(current) {
+            break true;
+        }
+        path.push(current);
+        let mut expr = match model.get(current).map(|t| &t.kind) {
+            Some(TypeKind::Enum(e)) => break e.values.iter().any(|v| !v.aliases.is_empty()),
+            Some(TypeKind::Alias(expr)) => expr,
+            Some(_) => break true,
+            None => break false,
+        };
+        while let TypeExpr::Array(item) | TypeExpr::Nullable(item) = expr {
+            expr = item;
+        }
+        match expr {
+            TypeExpr::Ref(next) => current = next,
+            TypeExpr::Map(_) | TypeExpr::Any | TypeExpr::Tuple(_) => break true,
+            _ => break false,
+        }
+    };
+    for step in path {
+        known.insert(step, needed);
+    }
+    needed
+}
+
 fn known_keys(fields: &[Field]) -> Vec<&str> {
     fields
         .iter()

@@ -337,6 +337,7 @@ impl<'a> Parser<'a> {
             types,
             warnings: std::mem::take(&mut self.warnings),
             index,
+            resolved: Vec::new(),
         };
         let mut model = model;
         for (pointer, message) in unenforced::unenforced(&self.resources.docs[0].value, "") {

@@ -19,6 +19,7 @@ use super::*;
 use crate::model::conform::conforms;
 
 pub(super) fn finish(model: &mut Model) {
+    model.resolved.clear();
     hoist_untagged_field_variants(model);
     open_objects(model);
     drop_bad_defaults(model);
@@ -26,12 +27,7 @@ pub(super) fn finish(model: &mut Model) {
     narrow_redefined_shared_fields(model);
     move_redefined_shared_fields(model);
     nullable_through_references(model);
-    model.index = model
-        .types
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name.clone(), i))
-        .collect();
+    model.reindex();
 }
 
 /// The model's type names, as a scope new hoisted types get fresh names in.

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Time against size for a chain of `$ref` aliases (issue 43, item 4): every generator
+and `validate --schema` on schemas whose `$defs` are n aliases in a row
+(`A0 -> A1 -> ... -> An`, the last an object), with the exponent of a power law fitted
+to the times (1 is linear, 2 quadratic).
+
+Usage (from the repository root):
+  benches/alias-chains.py [--bin target/release/symgen] [--sizes 2000,4000,8000,16000]
+                          [--commands ts,py,swift,docs,rust,validate] [--timeout 300]
+
+Prints one row per command: seconds per size and the fitted exponent. A command that
+runs past the timeout is reported as such and its exponent from the sizes it finished.
+Wall clock: run it on a quiet machine, and compare rows of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def chain(n: int) -> dict:
+    defs = {f"A{i}": {"$ref": f"#/$defs/A{i + 1}"} for i in range(n)}
+    defs[f"A{n}"] = {"type": "object", "properties": {"x": {"type": "string"}}}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Root",
+        "$ref": "#/$defs/A0",
+        "$defs": defs,
+    }
+
+
+def run(binary: str, command: str, schema: Path, work: Path, timeout: float) -> float | None:
+    out = work / "out"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    if command == "validate":
+        message = work / "message.json"
+        message.write_text('{"x":"a"}\n')
+        args = [binary, "validate", "--schema", str(schema), str(message)]
+    else:
+        args = [binary, command, "--schema", str(schema), "--out", str(out)]
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(args, capture_output=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return None
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()}")
+    return elapsed
+
+
+def exponent(points: list[tuple[int, float]]) -> float | None:
+    """Least-squares slope of log(time) against log(size)."""
+    if len(points) < 2:
+        return None
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(max(t, 1e-6)) for _, t in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    num = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    den = sum((x - mx) ** 2 for x in xs)
+    return num / den
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    default_bin = ROOT / "target/release/symgen"
+    if not default_bin.exists():
+        default_bin = ROOT / "target/debug/symgen"
+    parser.add_argument("--bin", default=str(default_bin))
+    parser.add_argument("--sizes", default="2000,4000,8000,16000")
+    parser.add_argument("--commands", default="ts,py,swift,docs,rust,validate")
+    parser.add_argument("--timeout", type=float, default=300)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    commands = args.commands.split(",")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        schemas = {}
+        for n in sizes:
+            schemas[n] = work / f"chain{n}.schema.json"
+            schemas[n].write_text(json.dumps(chain(n)))
+        print(f"binary: {args.bin}")
+        print("| command | " + " | ".join(f"n = {n:,}" for n in sizes) + " | exponent |")
+        print("|---|" + "---:|" * (len(sizes) + 1))
+        for command in commands:
+            cells, points = [], []
+            for n in sizes:
+                seconds = run(args.bin, command, schemas[n], work, args.timeout)
+                if seconds is None:
+                    cells.append(f"> {args.timeout:.0f} s")
+                    break
+                cells.append(f"{seconds:.2f} s")
+                points.append((n, seconds))
+            cells += [""] * (len(sizes) - len(cells))
+            fitted = exponent(points)
+            shown = "" if fitted is None else f"{fitted:.2f}"
+            print(f"| `{command}` | " + " | ".join(cells) + f" | {shown} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

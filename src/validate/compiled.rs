@@ -400,6 +400,52 @@ pub(super) fn rooted_anywhere(document: &Value, pointer: &str, base: Option<&str
     Value::Object(wrapper)
 }
 
+/// The schema at `pointer` as a document of its own (with the document's `$schema`,
+/// so the same draft applies), when nothing in it refers elsewhere or names a resource
+/// (no `$ref`, `$dynamicRef`, `$recursiveRef`, `$id` or anchor; never in draft 4, whose
+/// `id` could be any property's name). Compiling it then costs its own size, where
+/// [`rooted_anywhere`] costs the whole document's: explaining a rejection by each of n
+/// alternatives is O(n) in all, not O(n²).
+pub(super) fn standalone(document: &Value, pointer: &str) -> Option<Value> {
+    if matches!(
+        jsonschema::Draft::default().detect(document),
+        jsonschema::Draft::Draft4
+    ) {
+        return None;
+    }
+    let node = document.pointer(pointer)?;
+    let mut stack = vec![node];
+    while let Some(inner) = stack.pop() {
+        match inner {
+            Value::Object(map) => {
+                if map.keys().any(|key| REFERRING.contains(&key.as_str())) {
+                    return None;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    let mut copy = node.as_object()?.clone();
+    if let Some(dialect) = document.get("$schema") {
+        copy.insert("$schema".into(), dialect.clone());
+    }
+    Some(Value::Object(copy))
+}
+
+/// The keywords by which a schema refers to another or names itself as a target.
+/// (A property of that name makes [`standalone`] decline too: never wrong, only slower.)
+const REFERRING: [&str; 7] = [
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$recursiveAnchor",
+];
+
 /// At most `shown` of `names`, comma-separated, with the count when some are left out.
 pub fn list(names: &[String], shown: usize) -> String {
     if names.len() <= shown {
@@ -1100,4 +1146,43 @@ fn with_empty_member(tape: &tape::Tape<'_>, key: &str) -> Option<String> {
     filled.push_str(&serde_json::to_string(key).ok()?);
     filled.push_str(":{}}");
     Some(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::standalone;
+    use serde_json::json;
+
+    #[test]
+    fn an_alternative_that_refers_nowhere_stands_alone_with_the_documents_draft() {
+        let document = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "oneOf": [
+                {"type": "object", "properties": {"a": {"type": "integer"}}},
+                {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+                {"type": "object", "properties": {"$id": {"type": "string"}}},
+                true
+            ],
+            "$defs": {"B": {"type": "string"}}
+        });
+        assert_eq!(
+            standalone(&document, "/oneOf/0"),
+            Some(json!({
+                "type": "object",
+                "properties": {"a": {"type": "integer"}},
+                "$schema": "https://json-schema.org/draft/2020-12/schema"
+            }))
+        );
+        // A reference needs the document; a property named like a keyword declines
+        // too (slower, never wrong); a boolean schema is left to the document.
+        assert_eq!(standalone(&document, "/oneOf/1"), None);
+        assert_eq!(standalone(&document, "/oneOf/2"), None);
+        assert_eq!(standalone(&document, "/oneOf/3"), None);
+        // Draft 4's `id` may be any property's name: never alone there.
+        let draft4 = json!({
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "oneOf": [{"type": "string"}]
+        });
+        assert_eq!(standalone(&draft4, "/oneOf/0"), None);
+    }
 }

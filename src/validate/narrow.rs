@@ -28,7 +28,7 @@ use jsonschema::Validator;
 use jsonschema::json::{Json, SerdeJson};
 use serde_json::Value;
 
-use super::compiled::{SchemaOptions, build_explaining, rooted_anywhere};
+use super::compiled::{SchemaOptions, build_explaining, rooted_anywhere, standalone};
 use super::discriminator::{self, Discriminator};
 use super::explain::required_sets;
 use super::few::Few;
@@ -227,11 +227,10 @@ impl Narrow {
             .get(index)?
             .get_or_init(|| {
                 let pointer = format!("{}/{}/{index}", self.pointer, self.keyword);
-                build_explaining(
-                    options,
-                    &rooted_anywhere(document, &pointer, options.base_uri.as_deref()),
-                )
-                .ok()
+                let schema = standalone(document, &pointer).unwrap_or_else(|| {
+                    rooted_anywhere(document, &pointer, options.base_uri.as_deref())
+                });
+                build_explaining(options, &schema).ok()
             })
             .as_ref()
     }

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Time against size for a chain of `$ref` aliases (issue 43, item 4): every generator
-and `validate --schema` on schemas whose `$defs` are n aliases in a row
-(`A0 -> A1 -> ... -> An`, the last an object), with the exponent of a power law fitted
-to the times (1 is linear, 2 quadratic).
+"""Time against size for hostile schema shapes (issue 43, item 4), with the exponent of
+a power law fitted to the times (1 is linear, 2 quadratic):
+
+  chain         `$defs` that are n aliases in a row (`A0 -> A1 -> ... -> An`, the last
+                an object): every generator, and `validate --schema` on a valid message;
+  alternatives  a `oneOf` of n closed objects, each requiring its own key:
+                `validate --schema` on a message none takes (the rejection explained).
 
 Usage (from the repository root):
-  benches/alias-chains.py [--bin target/release/symgen] [--sizes 2000,4000,8000,16000]
-                          [--commands ts,py,swift,docs,rust,validate] [--timeout 300]
+  benches/hostile-sizes.py [--shape chain|alternatives] [--bin target/release/symgen]
+                           [--sizes 2000,4000,8000,16000]
+                           [--commands ts,py,swift,docs,rust,validate] [--timeout 300]
 
 Prints one row per command: seconds per size and the fitted exponent. A command that
 runs past the timeout is reported as such and its exponent from the sizes it finished.
@@ -38,14 +42,36 @@ def chain(n: int) -> dict:
     }
 
 
-def run(binary: str, command: str, schema: Path, work: Path, timeout: float) -> float | None:
+def alternatives(n: int) -> dict:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Root",
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {f"k{i}": {"type": "integer"}},
+                "required": [f"k{i}"],
+                "additionalProperties": False,
+            }
+            for i in range(n)
+        ],
+    }
+
+
+# shape: (schema of size n, a message: valid for `chain`, rejected for `alternatives`)
+SHAPES = {"chain": (chain, '{"x":"a"}'), "alternatives": (alternatives, '{"zzz":"x"}')}
+
+
+def run(
+    binary: str, command: str, schema: Path, message: str, work: Path, timeout: float
+) -> float | None:
     out = work / "out"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
     if command == "validate":
-        message = work / "message.json"
-        message.write_text('{"x":"a"}\n')
-        args = [binary, "validate", "--schema", str(schema), str(message)]
+        file = work / "message.json"
+        file.write_text(message + "\n")
+        args = [binary, "validate", "--schema", str(schema), str(file)]
     else:
         args = [binary, command, "--schema", str(schema), "--out", str(out)]
     started = time.perf_counter()
@@ -54,7 +80,8 @@ def run(binary: str, command: str, schema: Path, work: Path, timeout: float) -> 
     except subprocess.TimeoutExpired:
         return None
     elapsed = time.perf_counter() - started
-    if done.returncode != 0:
+    # `validate` exits 1 for the rejected message, as it should.
+    if done.returncode not in (0, 1) or (done.returncode == 1 and command != "validate"):
         raise SystemExit(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()}")
     return elapsed
 
@@ -76,26 +103,29 @@ def main() -> None:
     default_bin = ROOT / "target/release/symgen"
     if not default_bin.exists():
         default_bin = ROOT / "target/debug/symgen"
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="chain")
     parser.add_argument("--bin", default=str(default_bin))
     parser.add_argument("--sizes", default="2000,4000,8000,16000")
-    parser.add_argument("--commands", default="ts,py,swift,docs,rust,validate")
+    parser.add_argument("--commands", default=None)
     parser.add_argument("--timeout", type=float, default=300)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    commands = args.commands.split(",")
+    build, message = SHAPES[args.shape]
+    default = "ts,py,swift,docs,rust,validate" if args.shape == "chain" else "validate"
+    commands = (args.commands or default).split(",")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         schemas = {}
         for n in sizes:
-            schemas[n] = work / f"chain{n}.schema.json"
-            schemas[n].write_text(json.dumps(chain(n)))
-        print(f"binary: {args.bin}")
+            schemas[n] = work / f"{args.shape}{n}.schema.json"
+            schemas[n].write_text(json.dumps(build(n)))
+        print(f"binary: {args.bin}; shape: {args.shape}")
         print("| command | " + " | ".join(f"n = {n:,}" for n in sizes) + " | exponent |")
         print("|---|" + "---:|" * (len(sizes) + 1))
         for command in commands:
             cells, points = [], []
             for n in sizes:
-                seconds = run(args.bin, command, schemas[n], work, args.timeout)
+                seconds = run(args.bin, command, schemas[n], message, work, args.timeout)
                 if seconds is None:
                     cells.append(f"> {args.timeout:.0f} s")
                     break

@@ -19,12 +19,12 @@ use serde_json::Value;
 /// `schema`, with every local `$ref` that leads into a chain of `$ref`-only schemas
 /// pointed at the chain's end; `schema` itself when there is none.
 pub(super) fn shortcut(schema: &Value) -> Cow<'_, Value> {
-    if has_inner_id(schema) {
+    let Some(references) = refs(schema) else {
         return Cow::Borrowed(schema);
-    }
+    };
     let mut ends: HashMap<String, Option<String>> = HashMap::new();
     let mut changes = false;
-    for reference in refs(schema) {
+    for reference in references {
         if let Some(end) = chain_end(schema, reference, &mut ends)
             && end != reference
         {
@@ -57,35 +57,17 @@ pub(super) fn shortcut(schema: &Value) -> Cow<'_, Value> {
     Cow::Owned(copy)
 }
 
-/// Whether any schema below the root declares a `$id`.
-fn has_inner_id(schema: &Value) -> bool {
-    let mut stack: Vec<&Value> = match schema {
-        Value::Object(map) => map.values().collect(),
-        Value::Array(items) => items.iter().collect(),
-        _ => return false,
-    };
-    while let Some(node) = stack.pop() {
-        match node {
-            Value::Object(map) => {
-                if map.contains_key("$id") {
-                    return true;
-                }
-                stack.extend(map.values());
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Every `$ref` string in the document.
-fn refs(schema: &Value) -> Vec<&str> {
+/// Every `$ref` string in the document; `None` when a schema below the root declares a
+/// `$id`.
+fn refs(schema: &Value) -> Option<Vec<&str>> {
     let mut found = Vec::new();
     let mut stack = vec![schema];
     while let Some(node) = stack.pop() {
         match node {
             Value::Object(map) => {
+                if !std::ptr::eq(node, schema) && map.contains_key("$id") {
+                    return None;
+                }
                 for (key, value) in map {
                     match (key.as_str(), value) {
                         ("$ref", Value::String(reference)) => found.push(reference.as_str()),
@@ -97,7 +79,7 @@ fn refs(schema: &Value) -> Vec<&str> {
             _ => {}
         }
     }
-    found
+    Some(found)
 }
 
 /// The schema a local `$ref` leads to (`#/…` without percent-escapes).

@@ -47,6 +47,26 @@ CLASSES = [
         and is_text_fault(r["what"]),
     ),
     (
+        "depth-first",
+        "Arrays nested past serde's 128 levels, which the decoder refuses first (it "
+        "reads the text before the schema's rules), where the validator's first "
+        "violation is another one of the same message (a rule the message's base "
+        "breaks): both refuse the message.",
+        lambda r: r["kind"] == "pointer" and r["what"].endswith(" nested 240 deep"),
+    ),
+    (
+        "deep-unknown-buffered",
+        "Rust crate: a key the type skips, nested past 128 levels, inside an object the "
+        "generated crate reads through a buffered value first (serde's `Content` for "
+        "untagged and flattened types, a `serde_json::Value` where it maps aliases): "
+        "serde_json's recursion limit applies to the whole buffer, so it is refused; "
+        "serde skips such a key at any depth where it reads the struct directly.",
+        lambda r: r["language"] == "rust"
+        and r["kind"] == "rejects"
+        and r["what"].endswith(" nested 240 deep")
+        and "recursion limit" in r["message"],
+    ),
+    (
         "text-fault-other-alternative",
         "A fault of the text that TypeScript's `parse…` refuses in the alternative of an "
         "untagged union that keeps the value, where another alternative takes the "
@@ -66,10 +86,14 @@ CLASSES = [
     ),
     (
         "float-literal-integer",
-        "`1.0` for an integer: the language's JSON parser reads it as the number 1 "
-        "(JSON.parse, JSONDecoder), where serde refuses a float literal for an "
-        "integer field (issue 38, item 6).",
-        lambda r: r["what"].endswith(".0") and r["kind"] == "accepts",
+        "`1.0` (or `-0`) for an integer: the language's JSON parser reads it as the "
+        "number 1 (or 0) (JSON.parse, JSONDecoder), where serde refuses a float literal "
+        "for an integer field (issue 38, item 6; TypeScript refuses `-0`).",
+        lambda r: (
+            r["what"].endswith(".0")
+            or (r["what"] == "-0" and "float literal" in r["message"])
+        )
+        and r["kind"] == "accepts",
     ),
     (
         "duplicate-key-read",
@@ -124,10 +148,11 @@ CLASSES = [
     ),
     (
         "float-literal-refused",
-        "`1.0` for an integer of a schema symgen did not write: JSON Schema counts it as "
-        "an integer and the validator accepts it; the decoder (pydantic's strict int, "
-        "serde's i64) refuses a float literal (issue 38, item 6).",
-        lambda r: r["kind"] in ("rejects", "pointer") and re.fullmatch(r"-?\d+\.0", r["what"]),
+        "`1.0` (or `-0`) for an integer of a schema symgen did not write: JSON Schema "
+        "counts it as an integer and the validator accepts it; the decoder (pydantic's "
+        "strict int, serde's i64) refuses a float literal (issue 38, item 6).",
+        lambda r: r["kind"] in ("rejects", "pointer")
+        and (re.fullmatch(r"-?\d+\.0", r["what"]) or r["what"] == "-0"),
     ),
     (
         "null-as-absent",

@@ -15,8 +15,13 @@ Each message is decoded as the root symgen's decoder accepts it as (found once, 
 timing). It also reports how many of the protocol's invalid conformance vectors each
 set of models rejects: speed means nothing if the models accept what Rust rejects.
 
+With `--baseline DIR` (another generated package's `src` directory, e.g. from
+`git archive <commit> generated/python/src`), that package's decoders are timed in the
+same rounds, as `baseline`, so a change's cost is a ratio measured in one run.
+
 Usage (from the repository root, with benches/python/.venv from requirements.txt):
-  benches/python/.venv/bin/python benches/python/decode.py [--rounds N] [id ...]
+  benches/python/.venv/bin/python benches/python/decode.py [--rounds N]
+      [--baseline DIR] [id ...]
 """
 
 from __future__ import annotations
@@ -49,10 +54,11 @@ def load_module(name: str, path: Path) -> ModuleType:
     return module
 
 
-def peer_models(protocol: str, out: Path) -> ModuleType:
-    """datamodel-code-generator's models of the protocol's schema."""
+def peer_models(protocol: str, out: Path) -> ModuleType | None:
+    """datamodel-code-generator's models of the protocol's schema; `None` (said on
+    stderr) when it cannot render them."""
     target = out / f"peer_{MODULES[protocol]}.py"
-    subprocess.run(
+    done = subprocess.run(
         [
             str(Path(sys.executable).parent / "datamodel-codegen"),
             "--input",
@@ -66,9 +72,13 @@ def peer_models(protocol: str, out: Path) -> ModuleType:
             "--output",
             str(target),
         ],
-        check=True,
+        check=False,
         capture_output=True,
     )
+    if done.returncode != 0:
+        reason = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        print(f"{protocol}: datamodel-code-generator cannot render it: {reason}", file=sys.stderr)
+        return None
     return load_module(target.stem, target)
 
 
@@ -103,13 +113,30 @@ def rejects(decode: Callable[[str], object], line: str) -> bool:
     return False
 
 
+def package_at(src: Path) -> str:
+    """Imports the generated package under `src` as `symgen_baseline`."""
+    name = "symgen_baseline"
+    init = src / "symgen_protocols" / "__init__.py"
+    spec = importlib.util.spec_from_file_location(
+        name, init, submodule_search_locations=[str(init.parent)]
+    )
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no generated package at {src}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--sample-ms", type=int, default=200)
     parser.add_argument("--corpus-dir", type=Path, default=ROOT / "target/bench-corpus")
+    parser.add_argument("--baseline", type=Path, default=None)
     parser.add_argument("protocols", nargs="*", default=list(MODULES))
     args = parser.parse_args()
+    baseline = None if args.baseline is None else package_at(args.baseline)
 
     sys.path.insert(0, str(ROOT / "generated/python/src"))
     scratch = Path(tempfile.mkdtemp(prefix="symgen-bench-"))
@@ -128,9 +155,11 @@ def main() -> None:
                     break
             else:
                 raise SystemExit(f"{protocol}: no root accepts {line}")
-        peer_adapters: dict[str, TypeAdapter[Any]] = {
-            name: TypeAdapter(getattr(peer, name)) for name in ours.ROOTS
-        }
+        peer_adapters: dict[str, TypeAdapter[Any]] = (
+            {}
+            if peer is None
+            else {name: TypeAdapter(getattr(peer, name)) for name in ours.ROOTS}
+        )
         by_root = list(zip(roots, lines))
 
         approaches: dict[str, Callable[[], float]] = {}
@@ -143,11 +172,19 @@ def main() -> None:
             by_root,
             sample_s,
         )
-        approaches["datamodel-code-generator"] = pass_of(
-            {name: adapter.validate_json for name, adapter in peer_adapters.items()},
-            by_root,
-            sample_s,
-        )
+        if baseline is not None:
+            theirs = importlib.import_module(f"{baseline}.{MODULES[protocol]}")
+            approaches["baseline"] = pass_of(
+                {name: codec.decode for name, codec in theirs.ROOTS.items()},
+                by_root,
+                sample_s,
+            )
+        if peer_adapters:
+            approaches["datamodel-code-generator"] = pass_of(
+                {name: a.validate_json for name, a in peer_adapters.items()},
+                by_root,
+                sample_s,
+            )
         # Every approach must accept the whole (valid) corpus.
         for name, adapter in peer_adapters.items():
             for root, line in by_root:
@@ -174,9 +211,10 @@ def main() -> None:
         for vector in invalid:
             text = json.dumps(vector["message"])
             caught["symgen"] += rejects(ours.ROOTS[vector["root"]].decode, text)
-            caught["datamodel-code-generator"] += rejects(
-                peer_adapters[vector["root"]].validate_json, text
-            )
+            if peer_adapters:
+                caught["datamodel-code-generator"] += rejects(
+                    peer_adapters[vector["root"]].validate_json, text
+                )
         rows.append((protocol, len(lines), medians, caught, len(invalid)))
 
     print(
@@ -184,16 +222,26 @@ def main() -> None:
         f"{'dmcg':>12} {'symgen/dmcg':>12} {'symgen/loads':>13}"
     )
     for protocol, count, medians, _, _ in rows:
-        loads, ours_rate, peer_rate = (
-            medians["json.loads"],
-            medians["symgen"],
-            medians["datamodel-code-generator"],
+        loads, ours_rate = medians["json.loads"], medians["symgen"]
+        peer_rate = medians.get("datamodel-code-generator")
+        peer_cells = (
+            f"{'n/a':>12} {'n/a':>12}"
+            if peer_rate is None
+            else f"{peer_rate:>10,.0f}/s {ours_rate / peer_rate:>11.2f}x"
         )
         print(
             f"{protocol:<16} {count:>8} {loads:>10,.0f}/s {ours_rate:>10,.0f}/s "
-            f"{peer_rate:>10,.0f}/s {ours_rate / peer_rate:>11.2f}x "
-            f"{ours_rate / loads:>12.2f}x"
+            f"{peer_cells} {ours_rate / loads:>12.2f}x"
         )
+    if baseline is not None:
+        print()
+        print("symgen against the baseline package (decodes per second, same rounds):")
+        for protocol, _, medians, _, _ in rows:
+            print(
+                f"  {protocol:<16} {medians['symgen']:>10,.0f}/s against "
+                f"{medians['baseline']:>10,.0f}/s: "
+                f"{medians['symgen'] / medians['baseline']:.3f}x"
+            )
     print()
     print("invalid conformance vectors rejected (faults in the message; reply data is")
     print("left out, since the peer's models have no request-to-reply typing):")

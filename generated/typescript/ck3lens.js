@@ -193,7 +193,7 @@ const c135 = [];
 
 /** @type {$Reader} */
 function r70(v, e, s) {
-  return $.int(v, e, s, 0, 4294967295);
+  return $.strictInt(v, e, s, 0, 4294967295);
 }
 
 /** @type {$Reader} */
@@ -378,7 +378,7 @@ function r5(v, e, s) {
 
 /** @type {$Reader} */
 function r84(v, e, s) {
-  return $.int(v, e, s, -9223372036854775808, 9223372036854774784);
+  return $.strictInt(v, e, s, -9223372036854775808, 9223372036854774784);
 }
 
 /** @type {$Reader} */
@@ -510,7 +510,7 @@ function r12(v, e, s) {
 
 /** @type {$Reader} */
 function r93(v, e, s) {
-  return $.int(v, e, s, 1, 4294967295);
+  return $.strictInt(v, e, s, 1, 4294967295);
 }
 
 /** @type {$Reader} */
@@ -916,7 +916,7 @@ function r23(v, e, s) {
 
 /** @type {$Reader} */
 function r118(v, e, s) {
-  return $.int(v, e, s, 0, 18446744073709549568);
+  return $.strictInt(v, e, s, 0, 18446744073709549568);
 }
 
 /** @type {$Reader} */
@@ -939,7 +939,7 @@ function r24(v, e, s) {
 
 /** @type {$Reader} */
 function r120(v, e, s) {
-  return $.int(v, e, s, 0, 65535);
+  return $.strictInt(v, e, s, 0, 65535);
 }
 
 /** @type {$Reader} */

@@ -191,7 +191,7 @@ const c135 = [];
 
 /** @type {$Reader} */
 function r70(v, e, s) {
-  return $.int(v, e, s, 0, 4294967295);
+  return $.strictInt(v, e, s, 0, 4294967295);
 }
 
 /** @type {$Reader} */
@@ -376,7 +376,7 @@ function r5(v, e, s) {
 
 /** @type {$Reader} */
 function r84(v, e, s) {
-  return $.int(v, e, s, -9223372036854775808, 9223372036854774784);
+  return $.strictInt(v, e, s, -9223372036854775808, 9223372036854774784);
 }
 
 /** @type {$Reader} */
@@ -508,7 +508,7 @@ function r12(v, e, s) {
 
 /** @type {$Reader} */
 function r93(v, e, s) {
-  return $.int(v, e, s, 1, 4294967295);
+  return $.strictInt(v, e, s, 1, 4294967295);
 }
 
 /** @type {$Reader} */
@@ -914,7 +914,7 @@ function r23(v, e, s) {
 
 /** @type {$Reader} */
 function r118(v, e, s) {
-  return $.int(v, e, s, 0, 18446744073709549568);
+  return $.strictInt(v, e, s, 0, 18446744073709549568);
 }
 
 /** @type {$Reader} */
@@ -937,7 +937,7 @@ function r24(v, e, s) {
 
 /** @type {$Reader} */
 function r120(v, e, s) {
-  return $.int(v, e, s, 0, 65535);
+  return $.strictInt(v, e, s, 0, 65535);
 }
 
 /** @type {$Reader} */

@@ -265,7 +265,7 @@ function r2(v, e, s) {
 
 /** @type {$Reader} */
 function r82(v, e, s) {
-  return $.int(v, e, s, 1, 4294967295);
+  return $.strictInt(v, e, s, 1, 4294967295);
 }
 
 /** @type {$Reader} */
@@ -354,7 +354,7 @@ function r6(v, e, s) {
 
 /** @type {$Reader} */
 function r88(v, e, s) {
-  return $.int(v, e, s, 0, 4294967295);
+  return $.strictInt(v, e, s, 0, 4294967295);
 }
 
 /** @type {$Reader} */

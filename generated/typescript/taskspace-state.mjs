@@ -112,7 +112,7 @@ function r1(v, e, s) {
 
 /** @type {$Reader} */
 function r16(v, e, s) {
-  return $.int(v, e, s, 0, 4294967295);
+  return $.strictInt(v, e, s, 0, 4294967295);
 }
 
 /** @type {$Reader} */

@@ -672,6 +672,23 @@ pub struct IntType {
     pub maximum: Option<i128>,
 }
 
+/// The `format`s schemars writes for Rust's integer types: serde reads such an integer
+/// from an integer literal only (`1.0` and `-0` are floats to it).
+pub const RUST_INTEGER_FORMATS: [&str; 12] = [
+    "int8", "int16", "int32", "int64", "int128", "int", "uint8", "uint16", "uint32", "uint64",
+    "uint128", "uint",
+];
+
+impl IntType {
+    /// Whether the schema gives the integer a Rust integer `format`, so that serde reads
+    /// it ([`RUST_INTEGER_FORMATS`]).
+    pub fn rust_integer(&self) -> bool {
+        self.format
+            .as_deref()
+            .is_some_and(|f| RUST_INTEGER_FORMATS.contains(&f))
+    }
+}
+
 /// Sized integer widths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IntWidth {

@@ -31,6 +31,8 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use crate::model::RUST_INTEGER_FORMATS;
+
 use super::locate::{position_of, skip_value, skip_ws, string_end};
 use super::message::Message;
 use super::report::{Violation, ViolationKind};
@@ -493,12 +495,6 @@ struct Evaluated {
 }
 
 const TYPED_KEYWORDS: [&str; 3] = ["type", "properties", "required"];
-
-/// The `format`s schemars writes for Rust's integer types.
-const RUST_INTEGER_FORMATS: [&str; 12] = [
-    "int8", "int16", "int32", "int64", "int128", "int", "uint8", "uint16", "uint32", "uint64",
-    "uint128", "uint",
-];
 
 impl Evaluated {
     /// From `jsonschema`'s hierarchical output; subtrees that failed (branches that did

@@ -3,8 +3,10 @@
 //! `null`, enum value, range boundary, empty and non-empty container, unknown key and
 //! unknown tag), and one fault at a time (each required key missing, each type wrong,
 //! each bound crossed, each enum value misspelled, each constant changed, each
-//! cross-field rule broken, a duplicate key, `1.0` for an integer, `1e400`, a lone
-//! surrogate). Nothing is judged here: the oracle gives every candidate its verdict.
+//! cross-field rule broken, a duplicate key, `1.0` and `-0` for an integer, `1e400`,
+//! `NaN` and `Infinity` for a number, a lone surrogate, free-form JSON nested past
+//! serde's limit), and a value nested past that limit where serde skips it (an unknown
+//! key). Nothing is judged here: the oracle gives every candidate its verdict.
 //!
 //! Each candidate is built from the root's *minimal* instance (required fields only,
 //! the first variant, empty containers) with one place changed, so a vector says one
@@ -30,6 +32,16 @@ static ALLOWED: Additional = Additional::Allowed;
 
 /// The key an open object receives that no schema names.
 pub(super) const UNKNOWN_KEY: &str = "x-unknown-key";
+
+/// How deep the nested values of the depth vectors go: past serde_json's limit (128
+/// levels) wherever the value is, and past jiter's (200), short of any stack's.
+const DEEP: usize = 240;
+
+/// `DEEP` nested arrays around `1`, as text (a file of vectors holds it as a string, as
+/// serde_json cannot read it as a value).
+fn deep_text() -> String {
+    format!("{}1{}", "[".repeat(DEEP), "]".repeat(DEEP))
+}
 
 /// The tag an open union receives that no schema names.
 pub(super) const UNKNOWN_TAG: &str = "x-unknown-tag";
@@ -450,6 +462,15 @@ impl<'m> Builder<'m> {
                 ] {
                     out.cases.push(valid(what, Sample::same(value)));
                 }
+                // Kept, so serde refuses it as a whole: nested past its limit.
+                out.cases.push(Candidate {
+                    path: String::new(),
+                    what: format!("arrays nested {DEEP} deep"),
+                    wire: Value::Array(Vec::new()),
+                    canonical: Value::Array(Vec::new()),
+                    edit: Some((String::new(), Edit::Raw(deep_text()))),
+                    intent: Intent::Fault(ViolationKind::TooDeep, String::new()),
+                });
             }
             TypeExpr::Null => {
                 out.cases
@@ -600,6 +621,15 @@ impl<'m> Builder<'m> {
             edit: Some((String::new(), Edit::Raw(format!("{typical}.0")))),
             intent: Intent::Fault(ViolationKind::WrongType, String::new()),
         });
+        // serde_json reads `-0` as the float -0.0, which no integer type takes.
+        out.cases.push(Candidate {
+            path: String::new(),
+            what: "-0".into(),
+            wire: Value::from(0),
+            canonical: Value::from(0),
+            edit: Some((String::new(), Edit::Raw("-0".into()))),
+            intent: Intent::Fault(ViolationKind::WrongType, String::new()),
+        });
     }
 
     fn tuple(&mut self, items: &[TypeExpr], out: &mut Spread) -> Result<(), Refusal> {
@@ -739,6 +769,23 @@ impl<'m> Builder<'m> {
                 }
                 out.cases
                     .push(valid(&format!("unknown key {UNKNOWN_KEY:?}"), sample));
+                // serde skips an unknown key's value whatever its depth; on another
+                // schema the value is kept, and its depth is the re-encoding's.
+                if self.own {
+                    let mut at = minimal.wire.clone();
+                    insert(&mut at, UNKNOWN_KEY, Value::from(1));
+                    out.cases.push(Candidate {
+                        path: String::new(),
+                        what: format!("unknown key {UNKNOWN_KEY:?} nested {DEEP} deep"),
+                        wire: at,
+                        canonical: minimal.canonical.clone(),
+                        edit: Some((
+                            crate::json_pointer::child("", UNKNOWN_KEY),
+                            Edit::Raw(deep_text()),
+                        )),
+                        intent: Intent::Valid,
+                    });
+                }
             }
             Additional::Forbidden => {
                 let mut wire = minimal.wire.clone();
@@ -1207,6 +1254,17 @@ fn number(out: &mut Spread) {
         edit: Some((String::new(), Edit::Raw("1e400".into()))),
         intent: Intent::Fault(ViolationKind::OutOfRange, String::new()),
     });
+    // Not JSON, though some parsers read them (Python's, unless told not to).
+    for word in ["NaN", "Infinity"] {
+        out.cases.push(Candidate {
+            path: String::new(),
+            what: word.into(),
+            wire: float(1.5),
+            canonical: float(1.5),
+            edit: Some((String::new(), Edit::Raw(word.into()))),
+            intent: Intent::Fault(ViolationKind::Syntax, String::new()),
+        });
+    }
 }
 
 /// A string the format accepts, else plain text.

@@ -214,7 +214,9 @@ def test_valid(module: ModuleType, vector: dict[str, Any]) -> None:
         )
         tag = vector.get("reply_to")
         if tag is not None and module.REPLY_DATA is not None:
-            data = at(json.loads(text), module.REPLY_DATA)
+            # The reply data as the decoded message holds it (free-form JSON), as a
+            # receiver reads it.
+            data = at(encoded, module.REPLY_DATA)
             if data is not None:
                 reply = module.REPLIES[tag]
                 try:
@@ -243,14 +245,15 @@ def rejection(module: ModuleType, vector: dict[str, Any]) -> tuple[str, str] | N
     """Where and why decoding an invalid vector fails: its message, or else its reply
     data as the request's reply type; `None` when both decode."""
     text = wire(vector)
+    codec = module.ROOTS[vector["root"]]
     try:
-        module.ROOTS[vector["root"]].decode(text)
+        value = codec.decode(text)
     except DecodeError as error:
         return error.pointer, str(error)
     tag = vector.get("reply_to")
     if tag is None or module.REPLY_DATA is None:
         return None
-    data = at(json.loads(text), module.REPLY_DATA)
+    data = at(codec.encode_value(value), module.REPLY_DATA)
     if data is None:
         return None
     try:

@@ -149,6 +149,13 @@ export declare function int(
   min: number,
   max: number,
 ): any;
+export declare function strictInt(
+  value: unknown,
+  errors: Violation[],
+  where: Segment,
+  min: number,
+  max: number,
+): any;
 export declare function konst(
   value: unknown,
   errors: Violation[],

@@ -99,15 +99,40 @@ function decode(value, read) {
   try {
     decoded = read(value, errors, null);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    errors.push({
-      pointer: "",
-      rule: "too_deep",
-      message: "nested too deeply to decode",
-    });
+    // What no JSON value does: nest past the stack, or throw when read (a getter, a
+    // Proxy). A violation, as documented: a decoder never throws.
+    errors.push(
+      error instanceof RangeError
+        ? {
+            pointer: "",
+            rule: "too_deep",
+            message: "nested too deeply to decode",
+          }
+        : {
+            pointer: "",
+            rule: "wrong_type",
+            message: "not JSON data: reading it threw " + thrown(error),
+          },
+    );
   }
   if (errors.length !== 0) return { ok: false, errors };
   return { ok: true, value: decoded };
+}
+
+/**
+ * What was thrown, in one line (a getter may throw anything, even a Proxy).
+ *
+ * @param {unknown} error
+ * @returns {string}
+ */
+function thrown(error) {
+  try {
+    return error instanceof Error
+      ? error.name + ": " + error.message
+      : typeof error;
+  } catch {
+    return "something";
+  }
 }
 
 /**
@@ -126,15 +151,8 @@ function parse(text, read) {
     return { ok: false, errors: /** @type {Violation[]} */ (errors) };
   }
   if (!mayHoldFaults(text, value)) return decode(value, read);
-  /** @type {Marked} */
-  let found;
-  try {
-    found = marked(text);
-  } catch (error) {
-    // Nested too deeply to read again: the decoder says so where it matters.
-    if (!(error instanceof RangeError)) throw error;
-    return decode(value, read);
-  }
+  // The second reading recurses at most `MAX_DEPTH` levels deep.
+  const found = marked(text);
   marking = true;
   try {
     const decoded = decode(found.value, read);
@@ -148,9 +166,10 @@ function parse(text, read) {
 }
 
 // Faults of the wire text. JSON.parse reads a key given twice (keeping the last
-// value), a lone surrogate escape (`"\ud800"`, a string that is not Unicode text) and a
-// number beyond a double (`1e400`, Infinity) without complaint; serde refuses each of
-// them where it keeps the value: a key given twice where a struct declares it, the
+// value), a lone surrogate escape (`"\ud800"`, a string that is not Unicode text), a
+// number beyond a double (`1e400`, Infinity) and arrays and objects nested past serde's
+// limit (`MAX_DEPTH`) without complaint; serde refuses each of them where it keeps the
+// value: a key given twice where a struct declares it, the
 // others in every key, in a declared field's value, in an array's items and a map's
 // values, and anywhere inside free-form JSON; what a struct skips (a key it does not
 // declare) may hold them (docs/typescript.md). `parse` reads the text a second time,
@@ -163,7 +182,7 @@ function parse(text, read) {
  *
  * @typedef {object} Fault
  * @property {Segment} at
- * @property {"twice" | "string" | "number" | "key"} kind
+ * @property {"twice" | "string" | "number" | "key" | "deep"} kind
  */
 
 /**
@@ -180,6 +199,12 @@ const FAULTS = Symbol("symgen.faults");
 /** Whether the value being decoded is a marked reading (see `parse`). */
 let marking = false;
 
+/**
+ * How deep serde reads nested arrays and objects (the root one is level 1); what it
+ * skips (a key a struct does not declare) may go deeper.
+ */
+const MAX_DEPTH = 128;
+
 /** A lone surrogate (a code unit of a pair without its other half). */
 const LONE_SURROGATE =
   /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -189,8 +214,8 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /**
  * Whether `text` may hold a fault: a surrogate escape, a number
- * JSON.parse read as Infinity, or more keys than `value` has (a key given twice).
- * Linear, and allocates nothing.
+ * JSON.parse read as Infinity, an array or object past `MAX_DEPTH`, or more keys than
+ * `value` has (a key given twice). Linear, and allocates nothing.
  *
  * @param {string} text
  * @param {unknown} value
@@ -200,30 +225,26 @@ function mayHoldFaults(text, value) {
   // (A lone surrogate written as a code unit rather than an escape has no UTF-8 form:
   // no peer can send one, and a string that holds one is not looked for.)
   if (text.indexOf("\\u") !== -1 && SURROGATE_ESCAPE.test(text)) return true;
-  let keys;
-  try {
-    keys = tally(value);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    return false;
-  }
+  const keys = tally(value, 1);
   return keys < 0 || keys !== keysInText(text);
 }
 
 /**
- * How many keys `value` has, counting nested ones; -1 if it holds a number that is not
- * finite.
+ * How many keys `value` (at nesting level `level`) has, counting nested ones; -1 if it
+ * holds a number that is not finite or an array or object past `MAX_DEPTH`.
  *
  * @param {unknown} value
+ * @param {number} level
  * @returns {number}
  */
-function tally(value) {
+function tally(value, level) {
   if (typeof value === "number") return Number.isFinite(value) ? 0 : -1;
   if (value === null || typeof value !== "object") return 0;
+  if (level > MAX_DEPTH) return -1;
   let count = 0;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const inner = tally(value[i]);
+      const inner = tally(value[i], level + 1);
       if (inner < 0) return -1;
       count += inner;
     }
@@ -232,7 +253,10 @@ function tally(value) {
   // `for…in` allocates no key array; an enumerable key inherited from a changed
   // `Object.prototype` only makes the count differ, which the second reading settles.
   for (const key in value) {
-    const inner = tally(/** @type {Record<string, unknown>} */ (value)[key]);
+    const inner = tally(
+      /** @type {Record<string, unknown>} */ (value)[key],
+      level + 1,
+    );
     if (inner < 0) return -1;
     count += inner + 1;
   }
@@ -297,12 +321,15 @@ function marked(text) {
   let at = 0;
   /** @type {Fault["kind"] | null} */
   let fault = null;
+  /** The nesting level of the array or object being read (0 outside any). */
+  let level = 0;
 
   /** @returns {unknown} */
   function value() {
     space();
     fault = null;
     const code = text.charCodeAt(at);
+    if ((code === 123 || code === 91) && level === MAX_DEPTH) return tooDeep();
     if (code === 123) return object();
     if (code === 91) return array();
     if (code === 34) {
@@ -326,12 +353,34 @@ function marked(text) {
     return read;
   }
 
+  /**
+   * An array or object past `MAX_DEPTH`, read whole by JSON.parse (which does not
+   * recurse), marked as a fault of its parent.
+   *
+   * @returns {unknown}
+   */
+  function tooDeep() {
+    const start = at;
+    let open = 0;
+    do {
+      const code = text.charCodeAt(at);
+      if (code === 34) at = stringEnd(text, at);
+      else if (code === 123 || code === 91) open++;
+      else if (code === 125 || code === 93) open--;
+      at++;
+    } while (open !== 0);
+    const read = JSON.parse(text.slice(start, at));
+    fault = "deep";
+    return read;
+  }
+
   /** @returns {Record<string, unknown>} */
   function object() {
     /** @type {Record<string, unknown>} */
     const out = {};
     /** @type {Fault[]} */
     const found = [];
+    level++;
     at++;
     for (;;) {
       space();
@@ -357,6 +406,7 @@ function marked(text) {
     const out = [];
     /** @type {Fault[]} */
     const found = [];
+    level++;
     at++;
     for (;;) {
       space();
@@ -389,6 +439,7 @@ function marked(text) {
    */
   function close(container, found) {
     at++;
+    level--;
     fault = null;
     if (found.length !== 0) mark(container, found);
     return container;
@@ -449,6 +500,12 @@ function violation(fault, where) {
         rule: "out_of_range",
         message: "number out of range: beyond what a 64-bit float holds",
       };
+    case "deep":
+      return {
+        pointer: segment(where),
+        rule: "too_deep",
+        message: "nested deeper than " + MAX_DEPTH + " levels",
+      };
   }
 }
 
@@ -490,8 +547,16 @@ function faults(value, errors, declared, others) {
 function faultsWithin(value, errors) {
   if (value === null || typeof value !== "object") return;
   faults(value, errors, null, true);
+  /** @type {Fault[] | undefined} */
+  const found = /** @type {any} */ (value)[FAULTS];
+  // A member past `MAX_DEPTH` is refused whole: nothing inside it is looked at.
+  /** @param {Segment} member */
+  const tooDeep = (member) =>
+    found !== undefined &&
+    found.some((fault) => fault.kind === "deep" && fault.at === member);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
+      if (tooDeep(i)) continue;
       const from = errors.length;
       faultsWithin(value[i], errors);
       at(errors, from, i);
@@ -499,6 +564,7 @@ function faultsWithin(value, errors) {
     return;
   }
   for (const key of Object.keys(value)) {
+    if (tooDeep(key)) continue;
     const from = errors.length;
     faultsWithin(/** @type {Record<string, unknown>} */ (value)[key], errors);
     at(errors, from, key);
@@ -823,6 +889,26 @@ function int(value, errors, where, min, max) {
 }
 
 /**
+ * An integer as serde reads one (symgen's own schemas): as `int`, but `-0` (JSON.parse's
+ * reading of the text `-0`) is refused, as serde reads it as a float.
+ *
+ * @param {unknown} value
+ * @param {Violation[]} errors
+ * @param {Segment} where
+ * @param {number} min
+ * @param {number} max
+ * @returns {any}
+ */
+function strictInt(value, errors, where, min, max) {
+  if (value === 0 && 1 / value < 0) {
+    const message =
+      "`-0` is a float literal: an integer field takes an integer literal";
+    return fail(errors, where, "wrong_type", message);
+  }
+  return int(value, errors, where, min, max);
+}
+
+/**
  * Exactly `expected` (a string, number, boolean or `null`).
  *
  * @param {unknown} value
@@ -1046,6 +1132,7 @@ export {
   requiredWhen,
   single,
   str,
+  strictInt,
   tag,
   tuple,
   unexpected,

@@ -109,8 +109,19 @@ fn every_message_type_and_fault_class_is_covered() {
             // A vector's text, when given, reads as its message (up to what a JSON
             // value cannot carry).
             if let (Some(text), false) = (&vector.text, vector.fault.is_some()) {
-                let read: Value = serde_json::from_str(text).expect("valid text is JSON");
-                assert!(same_json(&read, &vector.message), "{}: {read}", vector.name);
+                match serde_json::from_str::<Value>(text) {
+                    Ok(read) => {
+                        assert!(same_json(&read, &vector.message), "{}: {read}", vector.name)
+                    }
+                    // Nested past serde_json's limit under a key serde skips: in the
+                    // text only, with a stand-in in the message.
+                    Err(err) => assert!(
+                        err.to_string().starts_with("recursion limit exceeded")
+                            && vector.name.ends_with(" nested 240 deep"),
+                        "{}: {err}",
+                        vector.name
+                    ),
+                }
             }
         }
     }
@@ -122,6 +133,7 @@ fn every_message_type_and_fault_class_is_covered() {
         "wrong_const",
         "constraint",
         "encoding",
+        "too_deep",
     ] {
         assert!(
             faults.contains(fault),

@@ -1,5 +1,6 @@
 // Faults of the wire text that JSON.parse reads without complaint (a key given twice, a
-// lone surrogate escape, a number beyond a double): the generated `parse…` must give
+// lone surrogate escape, a number beyond a double, arrays nested past serde's 128
+// levels, `-0` for a Rust integer): the generated `parse…` must give
 // the validator's verdict, at the validator's pointer, wherever they sit: in a declared
 // field, a key, an array item, a map, free-form JSON, and in the value of a key the type
 // does not declare, which serde skips (docs/typescript.md).
@@ -20,6 +21,10 @@ const pkg = process.env.SYMGEN_PACKAGE ?? "generated/typescript";
 const symposium = await import(resolve(pkg, "symposium.mjs"));
 
 const polo = (sender) => `{"type":"polo","id":"x","sender":${sender}}`;
+// Free-form JSON (`value`) at level 3: the root is level 1, `payload` level 2.
+const store = (value) =>
+  `{"type":"store_reference","id":"x","sender":{"workingDirectory":"a"},"payload":{"key":"k","value":${value}}}`;
+const nested = (n) => "[".repeat(n) + "1" + "]".repeat(n);
 
 // Each line is one message; the cases put one fault (or none) at every kind of place.
 const lines = [
@@ -36,6 +41,14 @@ const lines = [
   polo('{"workingDirectory":"a","other":"\\ud800"}'),
   polo('{"workingDirectory":"a","other":1,"other":2}'),
   polo('{"workingDirectory":"a","other":[1e400,{"x":"\\udfff"}]}'),
+  // nesting: serde keeps free-form JSON to level 128, and skips a key at any depth
+  store(nested(126)),
+  store(nested(127)),
+  store(`[{"a":${nested(5000)}}]`),
+  polo(`{"workingDirectory":"a","other":${nested(5000)}}`),
+  // `-0` for a Rust integer (a float to serde)
+  polo('{"workingDirectory":"a","shellPid":-0}'),
+  polo('{"workingDirectory":"a","shellPid":0}'),
   // well-formed text that looks like a fault
   polo('{"workingDirectory":"\\ud83d\\ude00"}'),
   polo('{"workingDirectory":"\\\\ud800"}'),
@@ -93,5 +106,34 @@ test("a text without faults reads as JSON.parse reads it", () => {
     const direct = symposium.decodeIpcMessage(JSON.parse(line));
     if (got.ok)
       assert.deepEqual(got.value, direct.ok ? direct.value : null, line);
+  }
+});
+
+test("a decoder never throws, even on what is no JSON data", () => {
+  const throwing = {
+    type: "polo",
+    id: "x",
+    get sender() {
+      throw new Error("no");
+    },
+  };
+  const proxy = new Proxy(
+    {},
+    {
+      get() {
+        throw new TypeError("trap");
+      },
+      has() {
+        throw new TypeError("trap");
+      },
+      ownKeys() {
+        throw new TypeError("trap");
+      },
+    },
+  );
+  for (const value of [throwing, proxy]) {
+    const got = symposium.decodeIpcMessage(value);
+    assert.equal(got.ok, false);
+    if (!got.ok) assert.equal(got.errors[0].rule, "wrong_type");
   }
 });

@@ -300,7 +300,8 @@ impl<'m> Planner<'m> {
             TypeExpr::Null => Py::atom("None"),
             TypeExpr::Bool => Py::atom("bool"),
             TypeExpr::Integer(int) => self.integer(int),
-            TypeExpr::Number(_) => Py::atom("float"),
+            // `NaN`, `Infinity` and `1e400` (infinite to jiter) are no number to serde.
+            TypeExpr::Number(_) => Py::atom(self.pydantic("FiniteFloat")),
             TypeExpr::String(_) => Py::atom("str"),
             TypeExpr::Literal(value) => self.literal_type(value),
             TypeExpr::Array(item) => Py::sub("list", vec![self.expr(item)]),
@@ -1476,12 +1477,17 @@ impl<'m> Planner<'m> {
     // ----- the module -------------------------------------------------------------
 
     /// A codec's arguments: for a schema symgen did not write, encoding leaves out what
-    /// a message did not have (fields at their default), so values round-trip exactly.
+    /// a message did not have (fields at their default), so values round-trip exactly,
+    /// and number literals are read as JSON Schema reads them (`-0` is an integer).
     fn codec_args(&self, ty: Py) -> Vec<Py> {
         if self.model.protocol.is_some() {
             vec![ty]
         } else {
-            vec![ty, Py::kw("omit_unset", Py::atom("True"))]
+            vec![
+                ty,
+                Py::kw("omit_unset", Py::atom("True")),
+                Py::kw("serde_literals", Py::atom("False")),
+            ]
         }
     }
 

@@ -79,6 +79,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Codec",
     "DecodeError",
     "Field",
+    "FiniteFloat",
     "Int8",
     "Int16",
     "Int32",

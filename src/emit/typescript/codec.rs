@@ -394,7 +394,14 @@ impl<'m> Builder<'m> {
                 let (lowest, highest) = int.width.range();
                 let min = double_at_least(int.minimum.unwrap_or(lowest).max(lowest));
                 let max = double_at_most(int.maximum.unwrap_or(highest).min(highest));
-                format!("return $.int(v, e, s, {min}, {max});")
+                // serde reads `-0` as a float where the schema says a Rust integer;
+                // JSON Schema's `integer` takes it.
+                let reader = if int.rust_integer() {
+                    "strictInt"
+                } else {
+                    "int"
+                };
+                format!("return $.{reader}(v, e, s, {min}, {max});")
             }
             TypeExpr::Literal(value) => {
                 let value = self.literal(value);

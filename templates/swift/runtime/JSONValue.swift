@@ -40,12 +40,26 @@ public enum JSONValue: Codable, Hashable, Sendable {
       self = .number(value)
     } else if let value = try? container.decode(String.self) {
       self = .string(value)
-    } else if let value = try? container.decode([JSONValue].self) {
-      self = .array(value)
+    } else if decoder.codingPath.count >= JSONValue.maxDepth {
+      // serde refuses an array or object past 128 levels (the root one is level 1)
+      // where it keeps the value.
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "nested deeper than \(JSONValue.maxDepth) levels"))
+    } else if var items = try? decoder.unkeyedContainer() {
+      var values: [JSONValue] = []
+      while !items.isAtEnd {
+        values.append(try items.decode(JSONValue.self))
+      }
+      self = .array(values)
     } else {
       self = .object(try container.decode([String: JSONValue].self))
     }
   }
+
+  /// How deep serde reads nested arrays and objects.
+  static let maxDepth = 128
 
   /// Encodes the value as it is.
   public func encode(to encoder: any Encoder) throws {

@@ -5,10 +5,16 @@ a power law fitted to the times (1 is linear, 2 quadratic):
   chain         `$defs` that are n aliases in a row (`A0 -> A1 -> ... -> An`, the last
                 an object): every generator, and `validate --schema` on a valid message;
   alternatives  a `oneOf` of n closed objects, each requiring its own key:
-                `validate --schema` on a message none takes (the rejection explained).
+                `validate --schema` on a message none takes (the rejection explained);
+  key           a map of integer arrays, and a message whose one key is n bytes long
+                and holds 100 strings: `validate --schema`, 100 violations whose
+                pointers each copy the key (the report is capped);
+  files         n schema files committed to a git repository: `breaking --against
+                HEAD` (every old file read from git).
 
 Usage (from the repository root):
-  benches/hostile-sizes.py [--shape chain|alternatives] [--bin target/release/symgen]
+  benches/hostile-sizes.py [--shape chain|alternatives|key|files]
+                           [--bin target/release/symgen]
                            [--sizes 2000,4000,8000,16000]
                            [--commands ts,py,swift,docs,rust,validate] [--timeout 300]
 
@@ -58,8 +64,43 @@ def alternatives(n: int) -> dict:
     }
 
 
-# shape: (schema of size n, a message: valid for `chain`, rejected for `alternatives`)
-SHAPES = {"chain": (chain, '{"x":"a"}'), "alternatives": (alternatives, '{"zzz":"x"}')}
+def key_map(_: int) -> dict:
+    return {"additionalProperties": {"type": "array", "items": {"type": "integer"}}}
+
+
+def long_key(n: int) -> str:
+    return json.dumps({"k" * n: ["a"] * 100})
+
+
+def one_file(i: int) -> dict:
+    return {"title": f"T{i}", "type": "object", "properties": {"x": {"type": "string"}}}
+
+
+# shape: (schema of size n, the message of size n: valid for `chain`, rejected else)
+SHAPES = {
+    "chain": (chain, lambda _: '{"x":"a"}'),
+    "alternatives": (alternatives, lambda _: '{"zzz":"x"}'),
+    "key": (key_map, long_key),
+    "files": (None, None),
+}
+DEFAULT_COMMANDS = {
+    "chain": "ts,py,swift,docs,rust,validate",
+    "alternatives": "validate",
+    "key": "validate",
+    "files": "breaking",
+}
+
+
+def repository(n: int, work: Path) -> Path:
+    """A git repository of n schema files in `schema/`, committed."""
+    repo = work / f"repo{n}"
+    (repo / "schema").mkdir(parents=True)
+    for i in range(n):
+        (repo / "schema" / f"s{i}.json").write_text(json.dumps(one_file(i)))
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@localhost"]
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "schemas"]):
+        subprocess.run(git + args, cwd=repo, check=True)
+    return repo
 
 
 def run(
@@ -68,15 +109,21 @@ def run(
     out = work / "out"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
+    cwd = None
     if command == "validate":
         file = work / "message.json"
         file.write_text(message + "\n")
         args = [binary, "validate", "--schema", str(schema), str(file)]
+    elif command == "breaking":
+        cwd = schema
+        args = [binary, "breaking", "--against", "HEAD", "--schema", "schema"]
     else:
         args = [binary, command, "--schema", str(schema), "--out", str(out)]
     started = time.perf_counter()
     try:
-        done = subprocess.run(args, capture_output=True, timeout=timeout, check=False)
+        done = subprocess.run(
+            args, capture_output=True, timeout=timeout, check=False, cwd=cwd
+        )
     except subprocess.TimeoutExpired:
         return None
     elapsed = time.perf_counter() - started
@@ -109,14 +156,17 @@ def main() -> None:
     parser.add_argument("--commands", default=None)
     parser.add_argument("--timeout", type=float, default=300)
     args = parser.parse_args()
+    args.bin = str(Path(args.bin).resolve())
     sizes = [int(s) for s in args.sizes.split(",")]
     build, message = SHAPES[args.shape]
-    default = "ts,py,swift,docs,rust,validate" if args.shape == "chain" else "validate"
-    commands = (args.commands or default).split(",")
+    commands = (args.commands or DEFAULT_COMMANDS[args.shape]).split(",")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         schemas = {}
         for n in sizes:
+            if build is None:
+                schemas[n] = repository(n, work)
+                continue
             schemas[n] = work / f"{args.shape}{n}.schema.json"
             schemas[n].write_text(json.dumps(build(n)))
         print(f"binary: {args.bin}; shape: {args.shape}")
@@ -125,7 +175,8 @@ def main() -> None:
         for command in commands:
             cells, points = [], []
             for n in sizes:
-                seconds = run(args.bin, command, schemas[n], message, work, args.timeout)
+                text = "" if message is None else message(n)
+                seconds = run(args.bin, command, schemas[n], text, work, args.timeout)
                 if seconds is None:
                     cells.append(f"> {args.timeout:.0f} s")
                     break

@@ -76,9 +76,13 @@ pub fn run(
         (new, old, side.label())
     };
     let changes = super::compare(&old, &new)?;
-    let texts: Vec<&SchemaText> = new.iter().chain(&old).collect();
+    // Each file's text by label (the new side's first), found once per change.
+    let mut texts: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for (label, text) in new.iter().chain(&old) {
+        texts.entry(label.as_str()).or_insert(text.as_str());
+    }
     let line_of = |file: &str, pointer: &str| {
-        let (_, text) = texts.iter().find(|(label, _)| label == file)?;
+        let text = texts.get(file)?;
         let line = crate::validate::locate::locate(text, pointer).line;
         usize::try_from(line).ok()
     };

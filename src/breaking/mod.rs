@@ -74,13 +74,23 @@ pub fn compare(old: &[SchemaText], new: &[SchemaText]) -> Result<Vec<Change>> {
     let old_flows = flows(&old_modules);
     let mut new_flows = flows(&new_modules);
     let stem = |label: &str| module_stem(Path::new(label));
+    // Each side's modules by stem (the first of a stem, as a search in order finds it):
+    // pairing files is linear in their number.
+    let index = |modules: &[emit::Module]| {
+        let mut by_stem: HashMap<String, usize> = HashMap::with_capacity(modules.len());
+        for (i, m) in modules.iter().enumerate() {
+            by_stem.entry(m.stem.clone()).or_insert(i);
+        }
+        by_stem
+    };
+    let (old_at, new_at) = (index(&old_modules), index(&new_modules));
     let mut changes = Vec::new();
     for (label, _) in new {
-        let Some(at) = new_modules.iter().position(|m| m.stem == stem(label)) else {
+        let Some(&at) = new_at.get(&stem(label)) else {
             continue;
         };
         let now = &new_modules[at];
-        match old_modules.iter().position(|m| m.stem == stem(label)) {
+        match old_at.get(&stem(label)).copied() {
             Some(was) => changes.extend(diff::compare(
                 label,
                 (&old_modules[was].model, old_flows[was].clone()),
@@ -95,11 +105,12 @@ pub fn compare(old: &[SchemaText], new: &[SchemaText]) -> Result<Vec<Change>> {
             }),
         }
     }
+    let new_stems: std::collections::HashSet<String> = new.iter().map(|(l, _)| stem(l)).collect();
     for (label, _) in old {
-        if new.iter().any(|(l, _)| stem(l) == stem(label)) {
+        if new_stems.contains(&stem(label)) {
             continue;
         }
-        let Some(before) = old_modules.iter().find(|m| m.stem == stem(label)) else {
+        let Some(before) = old_at.get(&stem(label)).map(|&i| &old_modules[i]) else {
             continue;
         };
         let flows = flow::flows(&before.model);
@@ -227,28 +238,108 @@ fn git_files(rev: &str, repo: &Path, dir: &Path) -> Result<Vec<SchemaText>> {
         )));
     }
     let dir_text = dir.display().to_string();
-    let listing = git(
-        repo,
-        &["ls-tree", "--name-only", rev, "--", &format!("{dir_text}/")],
-    )?;
+    // `<mode> <type> <object>\t<path>` per entry: the blobs are then read by object
+    // name (a `rev:path` name makes git read the directory's tree again for each file).
+    // `-z`: paths as they are, not quoted (a non-ASCII name would be).
+    let listing = git(repo, &["ls-tree", "-z", rev, "--", &format!("{dir_text}/")])?;
     if !listing.status.success() {
         return Err(Error::Usage(format!(
             "git ls-tree {rev} -- {dir_text}: {}",
             String::from_utf8_lossy(&listing.stderr).trim()
         )));
     }
+    let listed = String::from_utf8_lossy(&listing.stdout);
+    // A directory or submodule named *.json is no file: not a blob.
+    let files: Vec<(&str, &str)> = listed
+        .split('\0')
+        .filter_map(|line| {
+            let (head, path) = line.split_once('\t')?;
+            let mut fields = head.split(' ');
+            let (_, kind, object) = (fields.next()?, fields.next()?, fields.next()?);
+            (kind == "blob" && path.ends_with(".json")).then_some((object, path))
+        })
+        .collect();
+    let objects: Vec<&str> = files.iter().map(|(object, _)| *object).collect();
+    let blobs = git_blobs(repo, &objects)?;
     let mut texts = Vec::new();
-    for path in String::from_utf8_lossy(&listing.stdout).lines() {
-        if !path.ends_with(".json") {
-            continue;
-        }
-        let shown = git(repo, &["show", &format!("{rev}:./{path}")])?;
-        if !shown.status.success() {
-            continue; // a directory or submodule named *.json
-        }
-        let text = String::from_utf8(shown.stdout)
+    for ((_, path), blob) in files.into_iter().zip(blobs) {
+        let Some(bytes) = blob else { continue };
+        let text = String::from_utf8(bytes)
             .map_err(|_| Error::Usage(format!("{rev}:{path}: the file is not UTF-8")))?;
         texts.push((format!("{rev}:{path}"), text));
     }
     Ok(texts)
+}
+
+/// The contents of the blobs `objects` (object names), read by one `git cat-file
+/// --batch` (one process, not one per file); `None` for one that is no blob. A blob past
+/// [`crate::check::MAX_FILE_BYTES`] is an error, as a file on disk.
+fn git_blobs(repo: &Path, objects: &[&str]) -> Result<Vec<Option<Vec<u8>>>> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+
+    let failed = |err| Error::io("git cat-file", err);
+    let mut child = Command::new("git")
+        .args(["cat-file", "--batch"])
+        .current_dir(repo)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(failed)?;
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(failed(std::io::Error::other("no pipe to git")));
+    };
+    let requests: String = objects.iter().map(|o| format!("{o}\n")).collect();
+    // Written beside the reading, so neither side waits on a full pipe.
+    let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()));
+    let mut out = BufReader::new(stdout);
+    let mut blobs = Vec::with_capacity(objects.len());
+    let mut result = Ok(());
+    for object in objects {
+        let mut header = String::new();
+        if let Err(err) = out.read_line(&mut header) {
+            result = Err(failed(err));
+            break;
+        }
+        // `<oid> <type> <size>` for an object, `<name> missing` (or `ambiguous`) else.
+        let fields: Vec<&str> = header.split_whitespace().collect();
+        let size = match fields.as_slice() {
+            [_, kind, size] if ["blob", "tree", "commit", "tag"].contains(kind) => {
+                size.parse::<u64>().ok().map(|size| (*kind == "blob", size))
+            }
+            _ => None,
+        };
+        let Some((is_blob, size)) = size else {
+            blobs.push(None);
+            continue;
+        };
+        if size > crate::check::MAX_FILE_BYTES {
+            result = Err(Error::Usage(format!(
+                "git object {object}: {size} bytes, more than the {} a schema file may have",
+                crate::check::MAX_FILE_BYTES
+            )));
+            break;
+        }
+        // The contents and a newline.
+        let mut bytes = Vec::new();
+        match (&mut out).take(size + 1).read_to_end(&mut bytes) {
+            Ok(read) if read as u64 == size + 1 => {}
+            Ok(_) => {
+                result = Err(failed(std::io::ErrorKind::UnexpectedEof.into()));
+                break;
+            }
+            Err(err) => {
+                result = Err(failed(err));
+                break;
+            }
+        }
+        bytes.pop();
+        blobs.push(is_blob.then_some(bytes));
+    }
+    drop(out);
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = writer.join();
+    result.map(|()| blobs)
 }

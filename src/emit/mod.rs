@@ -309,10 +309,11 @@ pub fn modules_from_texts(texts: &[(String, String)]) -> Result<Vec<Module>> {
         documents.push((path, on_disk, value));
     }
     let mut modules: Vec<Module> = Vec::with_capacity(texts.len());
+    let mut stems: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (path, on_disk, value) in documents {
         let path_ref = Path::new(path);
         let stem = module_stem(path_ref);
-        if let Some(other) = modules.iter().find(|m| m.stem == stem) {
+        if let Some(other) = stems.get(&stem).map(|&i| &modules[i]) {
             return Err(Error::Schema(model::Error::new(
                 path,
                 "",
@@ -327,6 +328,7 @@ pub fn modules_from_texts(texts: &[(String, String)]) -> Result<Vec<Module>> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        stems.insert(stem.clone(), modules.len());
         modules.push(Module {
             stem,
             file_name,

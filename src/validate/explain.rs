@@ -16,6 +16,10 @@ use super::message::Message;
 use super::report::{Violation, ViolationKind};
 use crate::json_pointer;
 
+/// How many bytes of pointers one report holds at most: past them, the violations still
+/// to come are left out, as past `--max-errors` (the first is always reported).
+pub const REPORT_BYTES: usize = 1 << 20;
+
 /// Reads errors against one schema document.
 pub struct Explainer<'a> {
     document: &'a Value,
@@ -75,6 +79,7 @@ impl<'a> Explainer<'a> {
         // so a message with one violation hashes nothing.
         let mut seen = std::collections::HashSet::new();
         let mut kept: Vec<Violation> = Vec::new();
+        let mut copied = 0;
         for error in errors {
             // The error's violations are added to `kept`, then those already there are
             // taken out again, keeping the order.
@@ -94,6 +99,12 @@ impl<'a> Explainer<'a> {
             kept.truncate(write);
             if kept.len() >= limit {
                 kept.truncate(limit);
+                break;
+            }
+            // Each pointer is a copy of the message's keys: a report copies at most
+            // `REPORT_BYTES` of them (a 16 MB key in 100 violations would be 1.6 GB).
+            copied += kept[start..].iter().map(|v| v.pointer.len()).sum::<usize>();
+            if copied >= REPORT_BYTES {
                 break;
             }
         }
@@ -487,11 +498,7 @@ impl<'a> Explainer<'a> {
             );
         }
         let expected = match alternatives {
-            Some(a) => a
-                .iter()
-                .map(discriminator::describe)
-                .collect::<Vec<_>>()
-                .join(" or "),
+            Some(a) => alternatives_named(a.iter().map(discriminator::describe)),
             None => format!("one of {} alternatives", context.len()),
         };
         if instance.is_null() && self.is_member(at) {
@@ -529,14 +536,20 @@ impl<'a> Explainer<'a> {
                         .join(" and ")
                 })
                 .collect();
-            let mut related: Vec<String> = missing.iter().flatten().map(|k| child(at, k)).collect();
-            related.dedup();
+            let mut seen = std::collections::HashSet::new();
+            let related: Vec<String> = missing
+                .iter()
+                .flatten()
+                .filter(|k| seen.insert(*k))
+                .map(|k| child(at, k))
+                .collect();
+            let names = alternatives_named(names.into_iter());
             return Violation::new(
                 ViolationKind::MissingRequired,
                 at,
-                format!("required: {} (for {expected})", names.join(" or ")),
+                format!("required: {names} (for {expected})"),
             )
-            .expected_found(names.join(" or "), "absent")
+            .expected_found(names, "absent")
             .related(related);
         }
         let all_type_errors = context.iter().all(|errors| {
@@ -693,6 +706,34 @@ fn article(type_name: &str) -> &'static str {
         t if t.contains(" or ") => "",
         _ => "a ",
     }
+}
+
+/// How many distinct alternatives a message names at most (a union of thousands would
+/// otherwise make every rejection as long as the schema).
+const NAMED_ALTERNATIVES: usize = 8;
+
+/// The alternatives' descriptions, each once, in order: `a or b`, or past
+/// [`NAMED_ALTERNATIVES`] `a, b, …, h or one of 12 other alternatives`.
+fn alternatives_named(descriptions: impl Iterator<Item = String>) -> String {
+    let mut distinct: Vec<String> = Vec::new();
+    let mut more = 0;
+    for description in descriptions {
+        if distinct.contains(&description) {
+            continue;
+        }
+        if distinct.len() < NAMED_ALTERNATIVES {
+            distinct.push(description);
+        } else {
+            more += 1;
+        }
+    }
+    if more == 0 {
+        return distinct.join(" or ");
+    }
+    format!(
+        "{} or one of {more} other alternatives",
+        distinct.join(", ")
+    )
 }
 
 /// `"a"`, `"a" or "b"`, `one of "a", "b", "c"`.
@@ -969,5 +1010,33 @@ mod tests {
         let k = v.iter().find(|v| v.pointer == "/k").unwrap();
         assert_eq!(k.kind, ViolationKind::MissingRequired);
         assert_eq!(k.found.as_deref(), Some("absent"));
+    }
+
+    #[test]
+    fn a_union_names_each_alternative_once_and_a_few_at_most() {
+        let same: Vec<Value> = (0..3)
+            .map(|i| json!({"type": "object", "required": [format!("k{i}")]}))
+            .collect();
+        let v = violations(json!({"oneOf": same}), json!(1));
+        assert_eq!(v[0].expected.as_deref(), Some("object"), "{v:?}");
+        let titled: Vec<Value> = (0..20)
+            .map(|i| json!({"title": format!("T{i}"), "type": "object", "required": ["k"]}))
+            .collect();
+        let v = violations(json!({"oneOf": titled}), json!({}));
+        assert_eq!(
+            v[0].message,
+            "required: `k` (for T0, T1, T2, T3, T4, T5, T6, T7 or one of 12 other alternatives)",
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn a_report_copies_a_bounded_number_of_bytes_of_keys() {
+        let schema = json!({"additionalProperties": {"items": {"type": "integer"}}});
+        let key = "k".repeat(REPORT_BYTES / 10);
+        let v = violations(schema, json!({ key: vec!["a"; 100] }));
+        // Ten pointers of a tenth of the budget each fill it; the first is always kept.
+        assert_eq!(v.len(), 10, "{}", v.len());
+        assert!(v.iter().map(|v| v.pointer.len()).sum::<usize>() < 2 * REPORT_BYTES);
     }
 }

@@ -41,6 +41,31 @@ fn u128_is_refused_with_its_location() {
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
+struct Measured {
+    id: u32,
+    samples: Vec<Sample>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Sample {
+    ratio: f32,
+}
+
+#[test]
+fn f32_is_refused_with_its_location() {
+    // serde reads 16777217 into an f32 and writes 16777216 back; the peers keep the
+    // number (issue 38, item 7).
+    let sample: Sample = serde_json::from_str(r#"{"ratio": 16777217}"#).unwrap();
+    assert_eq!(
+        serde_json::to_string(&sample).unwrap(),
+        r#"{"ratio":16777216.0}"#
+    );
+    let err = symgen::schema::render(&Protocol::new("measured").root::<Measured>()).unwrap_err();
+    assert_eq!(err.pointer, "/$defs/Sample/properties/ratio");
+    assert!(err.message.starts_with("a 32-bit float (f32)"), "{err}");
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
 struct Renamed {
     /// Required, with two legacy spellings.
     #[serde(rename = "userId", alias = "user_id", alias = "uid")]

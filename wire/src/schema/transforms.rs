@@ -41,8 +41,9 @@ fn add_integer_maximum(object: &mut Map<String, Value>) {
 
 /// Finds what no target language can represent exactly and says so: 128-bit integers
 /// (`u128`, `i128`) exceed JavaScript's and Swift's `Codable` number range, so a value
-/// would be rounded or rejected by a peer that Rust accepts. The error carries the JSON
-/// Pointer of the first offending schema.
+/// would be rounded or rejected by a peer that Rust accepts; a 32-bit float (`f32`) is
+/// rounded by serde where every peer keeps the 64-bit number. The error carries the
+/// JSON Pointer of the first offending schema.
 pub fn refuse_inexact(value: &Value) -> Result<(), (String, String)> {
     find_inexact(value, &mut String::new())
 }
@@ -62,6 +63,17 @@ fn find_inexact(value: &Value, pointer: &mut String) -> Result<(), (String, Stri
                          or carry it as a string (e.g. `#[serde(with = ...)]` with \
                          `#[schemars(with = \"String\")]`)"
                     ),
+                ));
+            }
+            if object.get("format").and_then(Value::as_str) == Some("float") {
+                return Err((
+                    pointer.clone(),
+                    "a 32-bit float (f32) is rounded by serde to the nearest f32 \
+                     (`16777217` is written back as `16777216`, `0.30000000000000004` as \
+                     `0.3`, a number past f32::MAX as `null`), where TypeScript, Python and \
+                     Swift keep the 64-bit number, so peers would read one message \
+                     differently; use f64"
+                        .to_owned(),
                 ));
             }
             for (key, child) in object {

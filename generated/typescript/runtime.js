@@ -167,12 +167,12 @@ function parse(text, read) {
 // value), a lone surrogate escape (`"\ud800"`, a string that is not Unicode text), a
 // number beyond a double (`1e400`, Infinity) and arrays and objects nested past serde's
 // limit (`MAX_DEPTH`) without complaint; serde refuses each of them where it keeps the
-// value: a key given twice where a struct declares it, the
-// others in every key, in a declared field's value, in an array's items and a map's
-// values, and anywhere inside free-form JSON; what a struct skips (a key it does not
-// declare) may hold them (docs/typescript.md). `parse` reads the text a second time,
-// only when a cheap test says it may hold one, and marks each object and array that
-// holds one (`FAULTS`); each reader reports those of the members it keeps (`faults`).
+// value: a key given twice where a struct declares it, the others in every key, in a
+// declared field's value, in an array's items and a map's values, and anywhere inside
+// free-form JSON; what a struct skips (a key it does not declare) may hold them
+// (docs/typescript.md). `parse` reads the text a second time, only when a cheap test
+// says it may hold one, and marks each object and array that holds one (`FAULTS`);
+// each reader reports those of the members it keeps (`faults`).
 
 /**
  * One fault: the member it is in (a key or an index; `null` for an object's key that

@@ -446,8 +446,8 @@ _MAX_DEPTH = 128
 _LONE_SURROGATE = re.compile(
     "[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
 )
-_ZERO_TEXT = re.compile(r"-0[,\]}\s]")
-_ZERO_BYTES = re.compile(rb"-0[,\]}\s]")
+_ZERO_TEXT = re.compile(r"-0(?:[,\]}\s]|$)")
+_ZERO_BYTES = re.compile(rb"-0(?:[,\]}\s]|$)")
 
 
 class _Refused:

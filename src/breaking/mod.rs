@@ -74,14 +74,14 @@ pub fn compare(old: &[SchemaText], new: &[SchemaText]) -> Result<Vec<Change>> {
     let old_flows = flows(&old_modules);
     let mut new_flows = flows(&new_modules);
     let stem = |label: &str| module_stem(Path::new(label));
-    // Each side's modules by stem (the first of a stem, as a search in order finds it):
-    // pairing files is linear in their number.
-    let index = |modules: &[emit::Module]| {
-        let mut by_stem: HashMap<String, usize> = HashMap::with_capacity(modules.len());
-        for (i, m) in modules.iter().enumerate() {
-            by_stem.entry(m.stem.clone()).or_insert(i);
-        }
-        by_stem
+    // Each side's modules by stem (unique: `modules_from_texts` refuses two files of one
+    // stem), so pairing files is linear in their number.
+    let index = |modules: &[emit::Module]| -> HashMap<String, usize> {
+        modules
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.stem.clone(), i))
+            .collect()
     };
     let (old_at, new_at) = (index(&old_modules), index(&new_modules));
     let mut changes = Vec::new();

@@ -463,14 +463,12 @@ impl<'m> Builder<'m> {
                     out.cases.push(valid(what, Sample::same(value)));
                 }
                 // Kept, so serde refuses it as a whole: nested past its limit.
-                out.cases.push(Candidate {
-                    path: String::new(),
-                    what: format!("arrays nested {DEEP} deep"),
-                    wire: Value::Array(Vec::new()),
-                    canonical: Value::Array(Vec::new()),
-                    edit: Some((String::new(), Edit::Raw(deep_text()))),
-                    intent: Intent::Fault(ViolationKind::TooDeep, String::new()),
-                });
+                out.cases.push(written(
+                    &format!("arrays nested {DEEP} deep"),
+                    Value::Array(Vec::new()),
+                    deep_text(),
+                    ViolationKind::TooDeep,
+                ));
             }
             TypeExpr::Null => {
                 out.cases
@@ -613,23 +611,19 @@ impl<'m> Builder<'m> {
             Value::String(typical.to_string()),
             ViolationKind::WrongType,
         ));
-        out.cases.push(Candidate {
-            path: String::new(),
-            what: format!("{typical}.0"),
-            wire: int_value(typical),
-            canonical: int_value(typical),
-            edit: Some((String::new(), Edit::Raw(format!("{typical}.0")))),
-            intent: Intent::Fault(ViolationKind::WrongType, String::new()),
-        });
+        out.cases.push(written(
+            &format!("{typical}.0"),
+            int_value(typical),
+            format!("{typical}.0"),
+            ViolationKind::WrongType,
+        ));
         // serde_json reads `-0` as the float -0.0, which no integer type takes.
-        out.cases.push(Candidate {
-            path: String::new(),
-            what: "-0".into(),
-            wire: Value::from(0),
-            canonical: Value::from(0),
-            edit: Some((String::new(), Edit::Raw("-0".into()))),
-            intent: Intent::Fault(ViolationKind::WrongType, String::new()),
-        });
+        out.cases.push(written(
+            "-0",
+            Value::from(0),
+            "-0".into(),
+            ViolationKind::WrongType,
+        ));
     }
 
     fn tuple(&mut self, items: &[TypeExpr], out: &mut Spread) -> Result<(), Refusal> {
@@ -1109,6 +1103,19 @@ fn valid(what: &str, sample: Sample) -> Candidate {
     }
 }
 
+/// A fault only the text can carry: the value written as `text`, with `stand_in` in the
+/// message (what a JSON value can hold there).
+fn written(what: &str, stand_in: Value, text: String, rule: ViolationKind) -> Candidate {
+    Candidate {
+        path: String::new(),
+        what: what.to_owned(),
+        canonical: stand_in.clone(),
+        wire: stand_in,
+        edit: Some((String::new(), Edit::Raw(text))),
+        intent: Intent::Fault(rule, String::new()),
+    }
+}
+
 fn fault(what: &str, wire: Value, rule: ViolationKind) -> Candidate {
     Candidate {
         path: String::new(),
@@ -1246,24 +1253,20 @@ fn number(out: &mut Spread) {
         Value::String("1.5".into()),
         ViolationKind::WrongType,
     ));
-    out.cases.push(Candidate {
-        path: String::new(),
-        what: "1e400".into(),
-        wire: float(1.5),
-        canonical: float(1.5),
-        edit: Some((String::new(), Edit::Raw("1e400".into()))),
-        intent: Intent::Fault(ViolationKind::OutOfRange, String::new()),
-    });
+    out.cases.push(written(
+        "1e400",
+        float(1.5),
+        "1e400".into(),
+        ViolationKind::OutOfRange,
+    ));
     // Not JSON, though some parsers read them (Python's, unless told not to).
     for word in ["NaN", "Infinity"] {
-        out.cases.push(Candidate {
-            path: String::new(),
-            what: word.into(),
-            wire: float(1.5),
-            canonical: float(1.5),
-            edit: Some((String::new(), Edit::Raw(word.into()))),
-            intent: Intent::Fault(ViolationKind::Syntax, String::new()),
-        });
+        out.cases.push(written(
+            word,
+            float(1.5),
+            word.into(),
+            ViolationKind::Syntax,
+        ));
     }
 }
 
@@ -1306,14 +1309,12 @@ fn text(string: &StringType, out: &mut Spread) {
     }
     out.cases
         .push(fault("a number", Value::from(0), ViolationKind::WrongType));
-    out.cases.push(Candidate {
-        path: String::new(),
-        what: "a lone surrogate".into(),
-        wire: Value::String(typical_string(string.format.as_deref())),
-        canonical: Value::String(typical_string(string.format.as_deref())),
-        edit: Some((String::new(), Edit::Raw("\"\\ud800\"".into()))),
-        intent: Intent::Fault(ViolationKind::Syntax, String::new()),
-    });
+    out.cases.push(written(
+        "a lone surrogate",
+        Value::String(typical_string(string.format.as_deref())),
+        "\"\\ud800\"".into(),
+        ViolationKind::Syntax,
+    ));
 }
 
 fn literal_value(literal: &Literal) -> Value {

@@ -415,14 +415,18 @@ class DecodeError(ValueError):
     @classmethod
     def from_validation(cls, error: ValidationError) -> "DecodeError":
         """The decode error of a pydantic validation error."""
-        return cls([_located(e) for e in error.errors(include_url=False)])
+        return cls.from_errors(error.errors(include_url=False))
+
+    @classmethod
+    def from_errors(cls, errors: Iterable[Any]) -> "DecodeError":
+        """The decode error of pydantic's error list."""
+        return cls([_located(e) for e in errors])
 
 
 def _located(error: Any) -> tuple[str, str]:
     found = error.get("input")
-    if isinstance(found, _Refused):
-        return found.pointer, found.message
-    return _pointer(error), error["msg"]
+    message = found.message if isinstance(found, _Refused) else error["msg"]
+    return _pointer(error), message
 
 
 def _absolute(error: Any) -> str | None:
@@ -477,8 +481,7 @@ def _may_differ(data: str | bytes | bytearray, serde: bool) -> bool:
     )
 
 
-def _nested_past_jiter(error: ValidationError) -> bool:
-    errors = error.errors(include_url=False)
+def _nested_past_jiter(errors: list[Any]) -> bool:
     return (
         len(errors) == 1
         and errors[0]["type"] == "json_invalid"
@@ -588,8 +591,9 @@ class Codec(Generic[T]):
                 data, strict=True, by_alias=True, by_name=False, context=_CONTEXT
             )
         except ValidationError as err:
-            if not _nested_past_jiter(err):
-                raise DecodeError.from_validation(err) from None
+            errors = err.errors(include_url=False)
+            if not _nested_past_jiter(errors):
+                raise DecodeError.from_errors(errors) from None
             return self.decode_value(_read(data, self._serde))
         if _may_differ(data, self._serde):
             return self.decode_value(_read(data, self._serde))

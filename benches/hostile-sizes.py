@@ -8,7 +8,8 @@ a power law fitted to the times (1 is linear, 2 quadratic):
                 `validate --schema` on a message none takes (the rejection explained);
   key           a map of integer arrays, and a message whose one key is n bytes long
                 and holds 100 strings: `validate --schema`, 100 violations whose
-                pointers each copy the key (the report is capped);
+                pointers each copy the key (the report is capped, and past 64 MiB of
+                pointers the rejection is not explained value by value);
   files         n schema files committed to a git repository: `breaking --against
                 HEAD` (every old file read from git).
 
@@ -18,7 +19,8 @@ Usage (from the repository root):
                            [--sizes 2000,4000,8000,16000]
                            [--commands ts,py,swift,docs,rust,validate] [--timeout 300]
 
-Prints one row per command: seconds per size and the fitted exponent. A command that
+Prints one row per command: seconds (and peak memory, measured by GNU time where
+/usr/bin/time is) per size and the fitted exponent of the times. A command that
 runs past the timeout is reported as such and its exponent from the sizes it finished.
 Wall clock: run it on a quiet machine, and compare rows of one run.
 """
@@ -35,6 +37,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Measures a command's peak memory (resident set); the column is left out without it.
+GNU_TIME = "/usr/bin/time"
 
 
 def chain(n: int) -> dict:
@@ -105,7 +109,8 @@ def repository(n: int, work: Path) -> Path:
 
 def run(
     binary: str, command: str, schema: Path, message: str, work: Path, timeout: float
-) -> float | None:
+) -> tuple[float, int | None] | None:
+    """Seconds and peak memory in MB (from GNU time, where the machine has it)."""
     out = work / "out"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
@@ -119,6 +124,10 @@ def run(
         args = [binary, "breaking", "--against", "HEAD", "--schema", "schema"]
     else:
         args = [binary, command, "--schema", str(schema), "--out", str(out)]
+    rss = work / "rss"
+    rss.unlink(missing_ok=True)
+    if Path(GNU_TIME).exists():
+        args = [GNU_TIME, "-f", "%M", "-o", str(rss), *args]
     started = time.perf_counter()
     try:
         done = subprocess.run(
@@ -130,7 +139,10 @@ def run(
     # `validate` exits 1 for the rejected message, as it should.
     if done.returncode not in (0, 1) or (done.returncode == 1 and command != "validate"):
         raise SystemExit(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()}")
-    return elapsed
+    memory = None
+    if rss.exists():
+        memory = int(rss.read_text().split()[-1]) // 1024
+    return elapsed, memory
 
 
 def exponent(points: list[tuple[int, float]]) -> float | None:
@@ -176,11 +188,13 @@ def main() -> None:
             cells, points = [], []
             for n in sizes:
                 text = "" if message is None else message(n)
-                seconds = run(args.bin, command, schemas[n], text, work, args.timeout)
-                if seconds is None:
+                measured = run(args.bin, command, schemas[n], text, work, args.timeout)
+                if measured is None:
                     cells.append(f"> {args.timeout:.0f} s")
                     break
-                cells.append(f"{seconds:.2f} s")
+                seconds, memory = measured
+                shown_memory = "" if memory is None else f", {memory:,} MB"
+                cells.append(f"{seconds:.2f} s{shown_memory}")
                 points.append((n, seconds))
             cells += [""] * (len(sizes) - len(cells))
             fitted = exponent(points)

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::checks::{Checks, Verdict};
 use super::const_unions;
 use super::discriminator::{self, Discriminator};
-use super::explain::{Explainer, best_alternative};
+use super::explain::{EXPLAIN_POINTER_BYTES, Explainer, best_alternative, unexplained};
 use super::faults::{self, Fault};
 use super::few::{Few, same};
 use super::message::{Member, Message};
@@ -855,6 +855,24 @@ impl CompiledSchema {
     /// by the whole union, where that gives the same violations.
     fn raw_violations(&self, index: usize, message: &Message<'_>) -> Vec<Violation> {
         let root = &self.roots[index];
+        // The engine builds every error's location, a copy of the keys above it, before
+        // the first is read: a long key over many rejected values would cost their
+        // product in memory. Past `EXPLAIN_POINTER_BYTES`, the verdict alone.
+        let pointer_bytes = message.pointer_bytes();
+        if pointer_bytes > EXPLAIN_POINTER_BYTES {
+            let valid = match message
+                .tape()
+                .and_then(|tape| Some((root.engine_on_tape(&self.options)?, tape)))
+            {
+                Some((engine, tape)) => engine.is_valid(TapeNode::root(tape)),
+                None => root.engine.is_valid(message.value()),
+            };
+            return if valid {
+                Vec::new()
+            } else {
+                vec![unexplained(pointer_bytes)]
+            };
+        }
         let explainer = Explainer::new(&self.document, message).with_unions(&self.unions);
         if let Some(violations) = root
             .narrow

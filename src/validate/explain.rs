@@ -20,6 +20,27 @@ use crate::json_pointer;
 /// to come are left out, as past `--max-errors` (the first is always reported).
 pub const REPORT_BYTES: usize = 1 << 20;
 
+/// How many bytes of pointers a message's values may hold together for its rejection to
+/// be explained value by value (the engine locates every error before the first is
+/// read, each location a copy of the keys above it); past them, the report says the
+/// message is rejected and why it is not explained ([`unexplained`]).
+pub const EXPLAIN_POINTER_BYTES: u64 = 64 << 20;
+
+/// The one violation of a rejected message whose values' pointers hold `pointer_bytes`,
+/// more than [`EXPLAIN_POINTER_BYTES`].
+pub fn unexplained(pointer_bytes: u64) -> Violation {
+    Violation::new(
+        ViolationKind::Constraint,
+        "",
+        format!(
+            "rejected by the schema; not explained value by value, since the pointers of \
+             its values hold {} MiB together, more than the {} MiB an explanation may copy",
+            pointer_bytes.div_ceil(1 << 20),
+            EXPLAIN_POINTER_BYTES >> 20
+        ),
+    )
+}
+
 /// Reads errors against one schema document.
 pub struct Explainer<'a> {
     document: &'a Value,
@@ -1038,5 +1059,31 @@ mod tests {
         // Ten pointers of a tenth of the budget each fill it; the first is always kept.
         assert_eq!(v.len(), 10, "{}", v.len());
         assert!(v.iter().map(|v| v.pointer.len()).sum::<usize>() < 2 * REPORT_BYTES);
+    }
+
+    #[test]
+    fn a_message_whose_pointers_exceed_the_bound_gets_its_verdict_alone() {
+        use crate::validate::{Outcome, SchemaOptions, Validator};
+        let schema = json!({"additionalProperties": {"items": {"type": "integer"}}});
+        let validator = Validator::from_schema(schema, SchemaOptions::default()).unwrap();
+        // 65 values under a key of 1 MiB: 65 MiB of pointers, past the bound.
+        let key = "k".repeat(1 << 20);
+        let rejected = serde_json::to_string(&json!({ &key: vec!["a"; 64] })).unwrap();
+        let report = validator.validate_str(&rejected);
+        assert_eq!(report.outcome, Outcome::Invalid);
+        assert_eq!(report.violations.len(), 1, "{:?}", report.violations.len());
+        assert_eq!(report.violations[0].pointer, "");
+        assert!(
+            report.violations[0]
+                .message
+                .contains("hold 66 MiB together, more than the 64 MiB"),
+            "{}",
+            report.violations[0].message
+        );
+        let accepted = serde_json::to_string(&json!({ &key: vec![1; 64] })).unwrap();
+        assert_eq!(validator.validate_str(&accepted).outcome, Outcome::Valid);
+        // Under the bound, value by value.
+        let short = serde_json::to_string(&json!({ "k": vec!["a"; 64] })).unwrap();
+        assert_eq!(validator.validate_str(&short).violations.len(), 64);
     }
 }

@@ -70,6 +70,16 @@ impl<'m> Message<'m> {
         }
     }
 
+    /// The bytes of the JSON Pointers of all the message's values together: what an
+    /// explanation that reported every value would copy (each error's location repeats
+    /// the keys above it). Computed in one pass; an array index counts as its digits.
+    pub fn pointer_bytes(&self) -> u64 {
+        match self {
+            Message::Tape(tape, _) => tape_pointer_bytes(tape),
+            Message::Value(value) => value_pointer_bytes(value, 0),
+        }
+    }
+
     /// Member `key` of the message, when it is an object that has one.
     pub fn member(&self, key: &str) -> Option<Member<'_>> {
         match self {
@@ -83,6 +93,61 @@ impl<'m> Message<'m> {
             Message::Value(value) => super::compiled::member(value, key).map(Member::of),
         }
     }
+}
+
+/// [`Message::pointer_bytes`] of a message on `tape`: the tokens are in text order, so
+/// a stack of the open containers (where each ends, its pointer's length, the next
+/// item's index) gives every value's pointer length.
+fn tape_pointer_bytes(tape: &Tape<'_>) -> u64 {
+    // (the index of the token after the container, its pointer's length, next index)
+    let mut open: Vec<(usize, u64, u64)> = Vec::new();
+    let mut total = 0u64;
+    let mut key_len = None;
+    for at in 0..tape.len() {
+        while open.last().is_some_and(|(end, ..)| *end <= at) {
+            open.pop();
+        }
+        let token = tape.token(at);
+        if let Token::Key(text) = token {
+            key_len = Some(tape.text(*text).len() as u64);
+            continue;
+        }
+        let length = match (open.last_mut(), key_len.take()) {
+            (None, _) => 0,
+            (Some((_, base, _)), Some(key)) => *base + 1 + key,
+            (Some((_, base, next)), None) => {
+                *next += 1;
+                *base + 1 + digits(*next - 1)
+            }
+        };
+        total = total.saturating_add(length);
+        if let Token::Array { end, .. } | Token::Object { end, .. } = token {
+            open.push((*end as usize, length, 0));
+        }
+    }
+    total
+}
+
+/// [`Message::pointer_bytes`] of `value`, whose own pointer is `length` bytes.
+fn value_pointer_bytes(value: &Value, length: u64) -> u64 {
+    let below = match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| value_pointer_bytes(item, length + 1 + digits(index as u64)))
+            .fold(0u64, u64::saturating_add),
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, item)| value_pointer_bytes(item, length + 1 + key.len() as u64))
+            .fold(0u64, u64::saturating_add),
+        _ => 0,
+    };
+    length.saturating_add(below)
+}
+
+/// How many decimal digits `n` has.
+fn digits(n: u64) -> u64 {
+    u64::from(n.checked_ilog10().unwrap_or(0)) + 1
 }
 
 impl<'a> Member<'a> {
@@ -157,7 +222,20 @@ mod tests {
                 );
             }
             assert_eq!(on_tape.value(), &value);
+            assert_eq!(on_tape.pointer_bytes(), of_value.pointer_bytes(), "{text}");
         }
+        // "" 0, /kind 5, /n 2, /o 2, /o/p 4, /o/p/0 6, /o/p/1 6, /e 2; an array of
+        // eleven: /0 … /9 2 each, /10 3.
+        let counted = |text: &str| {
+            let tape = super::super::tape::read(text, false).unwrap();
+            Message::on_tape(&tape).pointer_bytes()
+        };
+        assert_eq!(
+            counted(r#"{"kind": "a", "n": null, "o": {"p": [1, {}]}, "e": "\u0041"}"#),
+            27
+        );
+        assert_eq!(counted("[0,1,2,3,4,5,6,7,8,9,10]"), 23);
+        assert_eq!(counted(r#"[[], {"a": [true]}]"#), 2 + 2 + 4 + 6);
         assert_eq!(
             Message::Value(&json!({"e": "A"}))
                 .member("e")

@@ -691,6 +691,51 @@ fn errors_name_file_and_pointer() {
     );
 }
 
+/// Issue 38, item 9: the decoders take a `oneOf`'s first alternative that fits, so a
+/// value that fits two is accepted where the schema refuses it. The model warns at the
+/// `oneOf` unless its alternatives are provably apart (types, values, a tag, a key one
+/// requires and the other's closed object lacks).
+#[test]
+fn a_one_of_whose_alternatives_may_meet_is_warned_about() {
+    let model = parse_str(
+        "one-of.json",
+        &json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "Msg",
+            "type": "object",
+            "properties": {
+                "link": {"oneOf": [
+                    {"type": "string"},
+                    {"type": "object", "properties": {"href": {"type": "string"}}}
+                ]},
+                "size": {"oneOf": [{"type": "integer"}, {"type": "number"}]},
+                "shape": {"oneOf": [
+                    {"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+                    {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}
+                ]},
+                "either": {"oneOf": [
+                    {"type": "object", "properties": {"a": {"type": "string"}}},
+                    {"type": "object", "properties": {"b": {"type": "string"}}}
+                ]}
+            }
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let warned: Vec<&str> = model
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("\"exactly one\""))
+        .map(|w| w.pointer.as_str())
+        .collect();
+    assert_eq!(
+        warned,
+        ["/properties/size/oneOf", "/properties/either/oneOf"],
+        "{:?}",
+        model.warnings
+    );
+}
+
 #[test]
 fn hostile_deep_nesting_is_an_error() {
     let mut schema = json!({ "type": "string" });

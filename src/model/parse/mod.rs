@@ -20,6 +20,7 @@ mod constraints;
 mod cycles;
 mod directions;
 mod drafts;
+mod exclusive;
 mod keywords;
 mod objects;
 mod post;
@@ -340,7 +341,7 @@ impl<'a> Parser<'a> {
             resolved: Vec::new(),
         };
         let mut model = model;
-        for (pointer, message) in unenforced::unenforced(&self.resources.docs[0].value, "") {
+        for (pointer, message) in unenforced::unenforced(self.resources, 0, "") {
             model
                 .warnings
                 .push(Warning::new(self.file, &pointer, message));
@@ -350,9 +351,8 @@ impl<'a> Parser<'a> {
         for target in targets {
             if let Target::Schema { doc, pointer } = target
                 && *doc != 0
-                && let Some(schema) = self.resources.docs[*doc].value.pointer(pointer)
             {
-                for (at, message) in unenforced::unenforced(schema, pointer) {
+                for (at, message) in unenforced::unenforced(self.resources, *doc, pointer) {
                     let shown = self.display_pointer(*doc, &at);
                     model
                         .warnings

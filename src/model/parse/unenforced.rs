@@ -10,8 +10,10 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::constraints::constraints_of;
+use super::exclusive;
 use super::keywords::subschemas;
 use super::keywords::{ANNOTATIONS, is_constraint, is_extension, props_of};
+use super::refs::Resources;
 use crate::json_pointer::child as join;
 
 /// Validation keywords no generated type enforces, with what they mean.
@@ -45,12 +47,34 @@ const UNENFORCED: &[(&str, &str)] = &[
 
 const MAX_DEPTH: usize = 256;
 
-/// Every unenforced keyword below `schema` (at `pointer`): (pointer, message).
-pub(super) fn unenforced(schema: &Value, pointer: &str) -> Vec<(String, String)> {
+/// Every unenforced keyword below the schema at `pointer` of document `doc`: (pointer,
+/// message).
+pub(super) fn unenforced(
+    resources: &Resources,
+    doc: usize,
+    pointer: &str,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    walk(schema, pointer, Position::Plain, &mut out, &mut seen, 0);
+    if let Some(schema) = resources.docs[doc].value.pointer(pointer) {
+        let at = Document { resources, doc };
+        walk(
+            &at,
+            schema,
+            pointer,
+            Position::Plain,
+            &mut out,
+            &mut seen,
+            0,
+        );
+    }
     out
+}
+
+/// The document being walked, for the `$ref`s a `oneOf`'s alternatives hold.
+struct Document<'a> {
+    resources: &'a Resources,
+    doc: usize,
 }
 
 /// Where a schema sits, for the keywords whose meaning depends on it.
@@ -144,6 +168,7 @@ fn is_integer(object: &Map<String, Value>) -> bool {
 }
 
 fn walk(
+    document: &Document<'_>,
     schema: &Value,
     pointer: &str,
     position: Position,
@@ -239,6 +264,21 @@ fn walk(
             for i in 0..members.len() {
                 skip.insert(format!("{at}/{i}"));
             }
+        } else if key == "oneOf"
+            && matches!(object.get(key), Some(Value::Array(members)) if members.len() > 1)
+            && !exclusive::disjoint_alternatives(
+                document.resources,
+                document.doc,
+                &join(pointer, key),
+                object.get("type"),
+            )
+        {
+            out.push((
+                join(pointer, key),
+                "`oneOf`: a value that fits more than one alternative is read as the first that fits; \
+                 \"exactly one\" is not enforced by the generated types"
+                    .to_owned(),
+            ));
         }
     }
     subschemas(object, pointer, |sub, at| {
@@ -254,7 +294,7 @@ fn walk(
             } else {
                 Position::Plain
             };
-            walk(sub, &at, next, out, seen, depth + 1);
+            walk(document, sub, &at, next, out, seen, depth + 1);
         }
     });
 }

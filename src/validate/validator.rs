@@ -509,12 +509,13 @@ impl Validator {
     }
 
     /// When serde decoded the message as an unknown tag for every root asked, the
-    /// unknown report.
+    /// unknown report. `serde` is empty when no root asked has Rust types (a `--root`
+    /// naming a definition).
     fn all_unknown(&self, serde: &SerdeVerdicts, only: Option<usize>) -> Option<Report> {
         let mut first = None;
         for index in self.roots(only) {
-            match &serde[index] {
-                Some(Ok(accepted)) if accepted.unknown => {
+            match serde.get(index) {
+                Some(Some(Ok(accepted))) if accepted.unknown => {
                     first.get_or_insert((index, accepted.tag.clone()));
                 }
                 _ => return None,

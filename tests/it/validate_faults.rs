@@ -196,3 +196,28 @@ fn integral_floats_are_refused_through_other_documents_and_in_reply_data() {
         .validate_str(&reply.replace("1.0", "1"));
     assert_eq!(report.outcome, Outcome::Valid, "{report:?}");
 }
+
+/// Found by the `validate` fuzz target once it judged inputs as a `--root` beyond the
+/// roots: with a root that has no Rust types (a definition, `#`), a message no typed
+/// root was asked about (the empty text) indexed an empty list of serde's verdicts.
+#[test]
+fn a_root_without_rust_types_judges_any_text_without_a_panic() {
+    for protocol in registry() {
+        for selector in ["#", "FileChange", "#/$defs/FileChange"] {
+            let Ok(validator) = Validator::for_protocol(&protocol)
+                .unwrap()
+                .with_root(selector)
+            else {
+                continue;
+            };
+            for text in ["", " ", "{}", "5", "nul", r#"{"type": "x"}"#] {
+                let report = validator
+                    .validate_root_str(selector, text)
+                    .expect("the root was added");
+                if text.trim().is_empty() || text == "nul" {
+                    assert_eq!(report.outcome, Outcome::Invalid, "{selector} {text:?}");
+                }
+            }
+        }
+    }
+}

@@ -47,16 +47,36 @@ pub struct Warning {
     pub pointer: String,
     /// What is not enforced, in one sentence.
     pub message: String,
+    /// What it is about: the schema at `pointer` and all below it, or the keyword at
+    /// `pointer` alone.
+    pub reach: Reach,
+}
+
+/// What a [`Warning`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// The schema at the pointer and every schema below it.
+    Below,
+    /// The keyword at the pointer on its own: a `oneOf`'s "exactly one", not what its
+    /// alternatives ask.
+    Keyword,
 }
 
 impl Warning {
-    /// A warning at `pointer` in `file`.
+    /// A warning at `pointer` in `file`, about the schema there and all below it.
     pub fn new(file: &str, pointer: &str, message: impl Into<String>) -> Self {
         Warning {
             file: file.to_owned(),
             pointer: pointer.to_owned(),
             message: message.into(),
+            reach: Reach::Below,
         }
+    }
+
+    /// This warning, about what `reach` says.
+    pub fn reaching(mut self, reach: Reach) -> Self {
+        self.reach = reach;
+        self
     }
 }
 

@@ -80,7 +80,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-pub use error::{Error, Warning};
+pub use error::{Error, Reach, Warning};
 pub use outline::{expr_text, outline};
 pub(crate) use parse::{MAX_DEPTH as MAX_SCHEMA_DEPTH, subschemas_mut};
 pub use parse::{Sources, pascal_case};

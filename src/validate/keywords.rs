@@ -113,16 +113,13 @@ fn location(error: &ValidationError<'_>) -> String {
     }
 }
 
-/// Whether the failures are all at keyword locations `covered` says are covered (for
-/// alternatives: the union itself, or some alternative's failures all covered).
-pub fn only(failures: &[Failure], covered: &dyn Fn(&str) -> bool) -> bool {
+/// Whether every failure is one `covered` says is covered (for alternatives: the union
+/// itself, or some alternative's failures all covered).
+pub fn only(failures: &[Failure], covered: &dyn Fn(&Failure) -> bool) -> bool {
     !failures.is_empty()
-        && failures.iter().all(|failure| match failure {
-            Failure::Keyword { location, .. } => covered(location),
-            Failure::Alternatives {
-                location,
-                alternatives,
-                ..
-            } => covered(location) || alternatives.iter().any(|errors| only(errors, covered)),
+        && failures.iter().all(|failure| {
+            covered(failure)
+                || matches!(failure, Failure::Alternatives { alternatives, .. }
+                    if alternatives.iter().any(|errors| only(errors, covered)))
         })
 }

@@ -175,10 +175,11 @@ fn one(
         .warnings
         .iter()
         .map(|w| {
-            w.pointer
+            let pointer = w
+                .pointer
                 .rsplit_once('#')
-                .map_or(w.pointer.as_str(), |(_, p)| p)
-                .to_owned()
+                .map_or(w.pointer.as_str(), |(_, p)| p);
+            (pointer.to_owned(), w.reach)
         })
         .collect();
     let mut out = Generated {

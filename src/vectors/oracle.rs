@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::model::{NamedType, Origin};
+use crate::model::{NamedType, Origin, Reach};
 use crate::validate::{
     Failure, Outcome, Report, SchemaOptions, Validator, Violation, only_failing,
 };
@@ -37,8 +37,9 @@ pub(super) struct Oracle<'p> {
     /// Validators of roots the document does not list (a definition, a type of
     /// another document), by root name.
     extra: HashMap<String, Validator>,
-    /// Pointers of what the model warns it does not enforce.
-    warned: Vec<String>,
+    /// Pointers of what the model warns it does not enforce, and what each warning
+    /// reaches.
+    warned: Vec<(String, Reach)>,
 }
 
 impl<'p> Oracle<'p> {
@@ -48,7 +49,7 @@ impl<'p> Oracle<'p> {
         document: Value,
         path: Option<&str>,
         protocol: Option<&'p Protocol>,
-        warned: Vec<String>,
+        warned: Vec<(String, Reach)>,
     ) -> Result<Self> {
         let (schema, protocol) = match protocol {
             Some(protocol) => {
@@ -156,12 +157,29 @@ impl<'p> Oracle<'p> {
                     .strip_prefix(base)
                     .is_some_and(|rest| rest.starts_with('/'))
         };
-        self.warned.iter().any(|w| {
-            under(w)
-                || w.strip_suffix("/if").is_some_and(|parent| {
-                    under(&format!("{parent}/then")) || under(&format!("{parent}/else"))
-                })
+        self.warned.iter().any(|(w, reach)| {
+            *reach == Reach::Below
+                && (under(w)
+                    || w.strip_suffix("/if").is_some_and(|parent| {
+                        under(&format!("{parent}/then")) || under(&format!("{parent}/else"))
+                    }))
         })
+    }
+
+    /// Whether `failure` is one the model warned about: its keyword [`Self::covered`],
+    /// or, failing on its own (not a union no alternative takes), the keyword a
+    /// [`Reach::Keyword`] warning names (a `oneOf` two alternatives take).
+    pub fn covers(&self, failure: &Failure) -> bool {
+        match failure {
+            Failure::Keyword { location, .. } => {
+                self.covered(location)
+                    || self
+                        .warned
+                        .iter()
+                        .any(|(w, reach)| *reach == Reach::Keyword && w == location)
+            }
+            Failure::Alternatives { location, .. } => self.covered(location),
+        }
     }
 
     /// Whether a value the schema rejects breaks only keywords the model warned it does
@@ -171,7 +189,7 @@ impl<'p> Oracle<'p> {
             return Ok(false);
         }
         let failures = self.failures(root, value)?;
-        Ok(only_failing(&failures, &|location| self.covered(location)))
+        Ok(only_failing(&failures, &|failure| self.covers(failure)))
     }
 }
 

@@ -189,3 +189,46 @@ fn same_json(a: &Value, b: &Value) -> bool {
         _ => a == b,
     }
 }
+
+/// Issue 38, item 9: a value two `oneOf` alternatives take is rejected by the schema
+/// and read as the first alternative by every decoder; the model warns at the `oneOf`
+/// (its "exactly one" alone), so that vector is marked `unenforced`, and a value no
+/// alternative takes is not.
+#[test]
+fn a_value_two_one_of_alternatives_take_is_marked_unenforced_and_no_other() {
+    let text = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "size": {"oneOf": [{"type": "integer"}, {"type": "number"}]}
+        },
+        "required": ["size"]
+    })
+    .to_string();
+    let texts = [("one-of.schema.json".to_owned(), text.clone())];
+    let modules = emit::modules_from_texts(&texts).expect("a model");
+    let documents = [(
+        "one-of.schema.json".to_owned(),
+        serde_json::from_str(&text).unwrap(),
+    )];
+    let generated = vectors::generate(&modules, &documents, &[], vectors::Settings::default())
+        .expect("vectors");
+    let at_size: Vec<(String, bool)> = generated[0]
+        .invalid
+        .iter()
+        .filter(|v| v.pointer.as_deref() == Some("/size"))
+        .map(|v| (v.name.clone(), v.unenforced))
+        .collect();
+    // An integer fits both alternatives; a string fits none.
+    assert!(
+        at_size.iter().any(|(_, unenforced)| *unenforced),
+        "{at_size:?}"
+    );
+    assert!(
+        at_size
+            .iter()
+            .any(|(name, unenforced)| name.contains("wrong type") && !unenforced),
+        "{at_size:?}"
+    );
+}

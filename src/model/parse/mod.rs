@@ -341,10 +341,10 @@ impl<'a> Parser<'a> {
             resolved: Vec::new(),
         };
         let mut model = model;
-        for (pointer, message) in unenforced::unenforced(self.resources, 0, "") {
+        for (pointer, message, reach) in unenforced::unenforced(self.resources, 0, "") {
             model
                 .warnings
-                .push(Warning::new(self.file, &pointer, message));
+                .push(Warning::new(self.file, &pointer, message).reaching(reach));
         }
         let mut targets: Vec<&Target> = self.by_target.keys().collect();
         targets.sort_by_key(|t| target_order(t));
@@ -352,11 +352,11 @@ impl<'a> Parser<'a> {
             if let Target::Schema { doc, pointer } = target
                 && *doc != 0
             {
-                for (at, message) in unenforced::unenforced(self.resources, *doc, pointer) {
+                for (at, message, reach) in unenforced::unenforced(self.resources, *doc, pointer) {
                     let shown = self.display_pointer(*doc, &at);
                     model
                         .warnings
-                        .push(Warning::new(self.file, &shown, message));
+                        .push(Warning::new(self.file, &shown, message).reaching(reach));
                 }
             }
         }

@@ -15,6 +15,7 @@ use super::keywords::subschemas;
 use super::keywords::{ANNOTATIONS, is_constraint, is_extension, props_of};
 use super::refs::Resources;
 use crate::json_pointer::child as join;
+use crate::model::Reach;
 
 /// Validation keywords no generated type enforces, with what they mean.
 const UNENFORCED: &[(&str, &str)] = &[
@@ -48,13 +49,13 @@ const UNENFORCED: &[(&str, &str)] = &[
 const MAX_DEPTH: usize = 256;
 
 /// Every unenforced keyword below the schema at `pointer` of document `doc`: (pointer,
-/// message).
+/// message, what the warning reaches).
 pub(super) fn unenforced(
     resources: &Resources,
     doc: usize,
     pointer: &str,
-) -> Vec<(String, String)> {
-    let mut out = Vec::new();
+) -> Vec<(String, String, Reach)> {
+    let mut out = Found::default();
     let mut seen = HashSet::new();
     if let Some(schema) = resources.docs[doc].value.pointer(pointer) {
         let at = Document { resources, doc };
@@ -68,7 +69,16 @@ pub(super) fn unenforced(
             0,
         );
     }
-    out
+    let below = out.below.into_iter().map(|(p, m)| (p, m, Reach::Below));
+    let keyword = out.keyword.into_iter().map(|(p, m)| (p, m, Reach::Keyword));
+    below.chain(keyword).collect()
+}
+
+/// The warnings found: on a schema and all below it, or on one keyword alone.
+#[derive(Default)]
+struct Found {
+    below: Vec<(String, String)>,
+    keyword: Vec<(String, String)>,
 }
 
 /// The document being walked, for the `$ref`s a `oneOf`'s alternatives hold.
@@ -172,7 +182,7 @@ fn walk(
     schema: &Value,
     pointer: &str,
     position: Position,
-    out: &mut Vec<(String, String)>,
+    out: &mut Found,
     seen: &mut HashSet<String>,
     depth: usize,
 ) {
@@ -203,7 +213,7 @@ fn walk(
             continue;
         }
         if let Some((_, what)) = UNENFORCED.iter().find(|(k, _)| *k == key) {
-            out.push((
+            out.below.push((
                 join(pointer, key),
                 format!("`{key}` ({what}) is not enforced by the generated types"),
             ));
@@ -212,7 +222,7 @@ fn walk(
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum"
         ) && !is_integer(object)
         {
-            out.push((
+            out.below.push((
                 join(pointer, key),
                 format!("`{key}` on a value that is not an integer is not enforced by the generated types"),
             ));
@@ -239,7 +249,7 @@ fn walk(
             if !constraints_of(&alone).is_empty() || alias_rule {
                 skip.insert(at);
             } else if is_constraint(member, &known) && has_validation(member) {
-                out.push((
+                out.below.push((
                     at.clone(),
                     "this validation-only `allOf` member is not enforced by the generated types"
                         .to_owned(),
@@ -255,7 +265,7 @@ fn walk(
             && members.iter().any(has_validation)
         {
             let at = join(pointer, key);
-            out.push((
+            out.below.push((
                 at.clone(),
                 format!(
                     "`{key}` of validation-only alternatives is not enforced by the generated types"
@@ -273,7 +283,7 @@ fn walk(
                 object.get("type"),
             )
         {
-            out.push((
+            out.keyword.push((
                 join(pointer, key),
                 "`oneOf`: a value that fits more than one alternative is read as the first that fits; \
                  \"exactly one\" is not enforced by the generated types"

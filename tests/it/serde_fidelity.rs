@@ -335,3 +335,74 @@ fn aliases_are_found_in_envelope_fields_and_payloads_too() {
     let message = json!({"kind": "text", "from": {"user_id": "u"}, "body": {"colour": "red"}});
     assert!(agree::<Note>(&protocol, &message));
 }
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+enum Severity {
+    #[serde(alias = "warn")]
+    Warning,
+    Error,
+    #[serde(other)]
+    Unrecognised,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+enum Mode {
+    #[serde(alias = "r", alias = "ro")]
+    Read,
+    Write,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type")]
+enum Report {
+    Log { severity: Severity, mode: Mode },
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Access {
+    mode: Mode,
+}
+
+/// Issue 38, item 3: `#[serde(alias)]` on an enum's variants (which schemars leaves
+/// out) and `#[serde(other)]` reach the schema, for an enum of strings reached through
+/// a struct field and one reached only through an internally tagged union.
+#[test]
+fn enum_aliases_and_other_survive_an_internally_tagged_union() {
+    let protocol = Protocol::new("reports").root::<Report>();
+    for (message, valid) in [
+        (
+            json!({"type": "Log", "severity": "Warning", "mode": "Read"}),
+            true,
+        ),
+        (
+            json!({"type": "Log", "severity": "warn", "mode": "ro"}),
+            true,
+        ),
+        (
+            json!({"type": "Log", "severity": "Loud", "mode": "r"}),
+            true,
+        ),
+        (json!({"type": "Log", "severity": 3, "mode": "Read"}), false),
+        (
+            json!({"type": "Log", "severity": "Error", "mode": "rw"}),
+            false,
+        ),
+    ] {
+        assert_eq!(agree::<Report>(&protocol, &message), valid, "{message}");
+    }
+    let protocol = Protocol::new("access").root::<Access>();
+    let doc = document(&protocol);
+    assert_eq!(
+        doc["$defs"]["Mode"]["x-symgen-aliases"],
+        json!({"r": "Read", "ro": "Read"}),
+        "{}",
+        doc["$defs"]["Mode"]
+    );
+    for (message, valid) in [
+        (json!({"mode": "ro"}), true),
+        (json!({"mode": "Write"}), true),
+        (json!({"mode": "w"}), false),
+    ] {
+        assert_eq!(agree::<Access>(&protocol, &message), valid, "{message}");
+    }
+}

@@ -95,6 +95,17 @@ pub(crate) enum Question {
     UnknownVariant,
     /// Feed the internally tagged enum `{tag: <unknown>}`.
     UnknownTag(String),
+    /// Feed the internally tagged enum `{tag: variant, field: <unknown string>}`: what
+    /// the field's type makes of a string it does not know (an enum of strings reached
+    /// only through the union, whose `Deserialize` the probe cannot walk). The answer is
+    /// the whole decode's outcome: serde decodes the variant after the map is read, and
+    /// an error there passes up unchanged (a container above may add `missing field`
+    /// after an `Ok`).
+    TaggedField {
+        tag: String,
+        variant: String,
+        field: String,
+    },
 }
 
 /// Runs `T::deserialize` against the probe; set up by [`Tracer::entry`].
@@ -318,9 +329,24 @@ impl<'de> Deserializer<'de> for Probe<'_> {
             return Err(stop());
         };
         let name = name.to_owned();
-        if let Some(Question::UnknownTag(tag)) = self.tracer.question.clone() {
-            let result = visitor.visit_map(Entries::new(vec![(tag, Fed::Str(PROBE_TAG))]));
-            return self.tracer.answered(result);
+        match self.tracer.question.clone() {
+            Some(Question::UnknownTag(tag)) => {
+                let result = visitor.visit_map(Entries::new(vec![(tag, Fed::Str(PROBE_TAG))]));
+                return self.tracer.answered(result);
+            }
+            Some(Question::TaggedField {
+                tag,
+                variant,
+                field,
+            }) => {
+                // serde decodes the variant from the buffered map after this returns:
+                // its answer is what comes out of the whole decode (see `Tracer::ask`).
+                return visitor.visit_map(Entries::new(vec![
+                    (tag, Fed::Json(Value::String(variant))),
+                    (field, Fed::Str(PROBE_TAG)),
+                ]));
+            }
+            _ => {}
         }
         // An empty object makes serde name the tag it misses.
         let Err(err) = visitor.visit_map(Entries::new(Vec::new())) else {

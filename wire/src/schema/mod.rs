@@ -12,6 +12,7 @@
 //!   (`#[schemars(transform = ...)]`).
 
 mod direction;
+mod enum_aliases;
 pub(crate) mod parts;
 mod serde_gaps;
 mod shared;

@@ -6,6 +6,9 @@
 //! * `#[serde(other)]` on an internally tagged enum: the union gets the open alternative
 //!   for unknown tags (`x-symgen-unknown`), as the macros' open unions have;
 //! * `#[serde(other)]` on an enum of strings: any other string is accepted as well;
+//! * `#[serde(alias = "...")]` on a variant of an enum of strings: the alias joins the
+//!   values (`x-symgen-aliases`, see [`super::enum_aliases`]), also for an enum that only
+//!   an internally tagged enum's variant reaches;
 //! * two Rust types that share a schema name (two instantiations of one generic type,
 //!   or same-named types of different modules), which schemars tells apart only by a
 //!   number (`Page`, `Page2`): refused, naming the types and the fix.
@@ -16,7 +19,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
-use crate::trace::{FoundKind, Question, Tracer};
+use super::enum_aliases;
+use crate::trace::{FoundKind, PROBE_TAG, Question, Tracer};
 
 /// A refusal: JSON Pointer in the document and message.
 pub(crate) type Refusal = (String, String);
@@ -88,6 +92,7 @@ pub(crate) fn apply(tracer: &mut Tracer, defs: &mut Map<String, Value>) -> Resul
                 }
             }
             FoundKind::Tagged(tag) => {
+                string_enums_behind_tag(tracer, defs, item, tag)?;
                 let Some(Value::Object(def)) = defs.get_mut(&item.name) else {
                     continue;
                 };
@@ -100,14 +105,112 @@ pub(crate) fn apply(tracer: &mut Tracer, defs: &mut Map<String, Value>) -> Resul
                 }
                 open_tagged_union(def, tag);
             }
-            FoundKind::Enum(_) => {
+            FoundKind::Enum(names) => {
                 let Some(Value::Object(def)) = defs.get_mut(&item.name) else {
                     continue;
                 };
+                string_enum_aliases(def, &item.name, names)?;
                 if tracer.ask(&item.path, Question::UnknownVariant).is_ok() {
                     open_string_values(def);
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// Adds the aliases serde reads the enum-of-strings `def` (serde's `name`) by, from
+/// `names`, serde's variant names; refuses an alias it cannot place.
+fn string_enum_aliases(
+    def: &mut Map<String, Value>,
+    name: &str,
+    names: &[&str],
+) -> Result<(), Refusal> {
+    let Some(canonical) = enum_aliases::canonical_values(def) else {
+        return Ok(());
+    };
+    match enum_aliases::owners(names, &canonical) {
+        Ok(aliases) => {
+            enum_aliases::add(def, &aliases);
+            Ok(())
+        }
+        Err(alias) => Err((
+            crate::json_pointer::def(name),
+            format!(
+                "serde also reads `{name}` from the string `{alias}`, an alias that symgen \
+                 cannot tell the variant of from serde's list of names; declare the enum \
+                 with `string_enum!`, whose aliases are written out, or rename the alias"
+            ),
+        )),
+    }
+}
+
+/// The enums of strings the variants of the internally tagged union `item` reach
+/// through a field (`{"$ref": "#/$defs/E"}`): serde decodes them from buffered content,
+/// where the probe cannot walk, so each is asked through the union itself what it
+/// makes of a string it does not know. "unknown variant …, expected …" lists its names
+/// (aliases); no such error means it takes any string (`#[serde(other)]`).
+fn string_enums_behind_tag(
+    tracer: &mut Tracer,
+    defs: &mut Map<String, Value>,
+    item: &crate::trace::Found,
+    tag: &str,
+) -> Result<(), Refusal> {
+    let Some(def) = defs.get(&item.name) else {
+        return Ok(());
+    };
+    let mut asked: Vec<(String, String, String)> = Vec::new();
+    for key in ["oneOf", "anyOf"] {
+        for alternative in def.get(key).and_then(Value::as_array).into_iter().flatten() {
+            let Some(properties) = alternative.get("properties").and_then(Value::as_object) else {
+                continue;
+            };
+            let Some(variant) = properties
+                .get(tag)
+                .and_then(|t| t.get("const").or_else(|| t.get("enum")?.get(0)))
+                .and_then(Value::as_str)
+            else {
+                continue;
+            };
+            for (field, schema) in properties {
+                let Some(target) = schema
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix("#/$defs/"))
+                else {
+                    continue;
+                };
+                let is_enum = defs
+                    .get(target)
+                    .and_then(Value::as_object)
+                    .and_then(enum_aliases::canonical_values)
+                    .is_some();
+                if is_enum && !asked.iter().any(|(_, _, t)| t == target) {
+                    asked.push((variant.to_owned(), field.clone(), target.to_owned()));
+                }
+            }
+        }
+    }
+    for (variant, field, target) in asked {
+        let question = Question::TaggedField {
+            tag: tag.to_owned(),
+            variant,
+            field,
+        };
+        let answer = tracer.ask(&item.path, question);
+        let Some(Value::Object(def)) = defs.get_mut(&target) else {
+            continue;
+        };
+        match answer {
+            Err(message) => {
+                if let Some(names) = enum_aliases::listed_in_error(&message, PROBE_TAG) {
+                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                    string_enum_aliases(def, &target, &names)?;
+                } else if message.starts_with("missing field") {
+                    open_string_values(def);
+                }
+            }
+            Ok(()) => open_string_values(def),
         }
     }
     Ok(())
@@ -241,6 +344,10 @@ fn open_string_values(def: &mut Map<String, Value>) {
         if let Some(value) = def.remove(key) {
             closed.insert(key.into(), value);
         }
+    }
+    // Documented values (`oneOf` of `const`s) are read with the aliases beside them.
+    if let Some(aliases) = def.get("x-symgen-aliases") {
+        closed.insert("x-symgen-aliases".into(), aliases.clone());
     }
     def.insert("type".into(), "string".into());
     def.insert(

@@ -10,6 +10,7 @@
 //! accepts more); a `$ref` it cannot follow counts as overlapping: the warning errs on
 //! the side of being said.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
 use serde_json::Value;
@@ -23,6 +24,18 @@ const MAX_STEPS: usize = 32;
 /// Up to this many alternatives, each pair is compared; past it, only distinct tags
 /// count ([`distinct_tags`]), so a `oneOf` of thousands costs linear time.
 const PAIRWISE: usize = 64;
+
+/// How many schemas one document's `oneOf`s may read together ([`Reader`]): an `allOf`
+/// of `$ref`s to `allOf`s grows as a tree, so a hostile schema could ask for billions.
+/// Past it, no more `oneOf` is proved exclusive (each is warned about).
+pub(super) const BUDGET: usize = 1_000_000;
+
+/// The documents, and what is left of the [`BUDGET`] of schemas to read.
+#[derive(Clone, Copy)]
+pub(super) struct Reader<'a> {
+    pub resources: &'a Resources,
+    pub budget: &'a Cell<usize>,
+}
 
 /// An alternative as far as disjointness goes.
 struct Shape<'a> {
@@ -51,13 +64,13 @@ struct Located<'a> {
 /// disjoint. `parent_type` is the `type` beside the `oneOf`, which every alternative
 /// also meets.
 pub(super) fn disjoint_alternatives(
-    resources: &Resources,
+    reader: Reader<'_>,
     doc: usize,
     at: &str,
     parent_type: Option<&Value>,
 ) -> bool {
     let inherited = types_of(parent_type);
-    let Some(Value::Array(members)) = resources.docs[doc].value.pointer(at) else {
+    let Some(Value::Array(members)) = reader.resources.docs[doc].value.pointer(at) else {
         return false;
     };
     let shapes: Option<Vec<Shape<'_>>> = members
@@ -65,7 +78,7 @@ pub(super) fn disjoint_alternatives(
         .enumerate()
         .map(|(i, value)| {
             shape(
-                resources,
+                reader,
                 Located {
                     doc,
                     pointer: format!("{at}/{i}"),
@@ -87,19 +100,19 @@ pub(super) fn disjoint_alternatives(
         }
     }
     if shapes.len() > PAIRWISE {
-        return distinct_tags(resources, &shapes);
+        return distinct_tags(reader, &shapes);
     }
     shapes
         .iter()
         .enumerate()
-        .all(|(i, a)| shapes[i + 1..].iter().all(|b| apart(resources, a, b)))
+        .all(|(i, a)| shapes[i + 1..].iter().all(|b| apart(reader, a, b)))
 }
 
 /// Whether every alternative requires one key whose listed values (strings of a
 /// `const` or `enum`) no other alternative lists, or whose schema refuses every value
 /// the others list (an open union's unknown case): the test for many alternatives, in
 /// linear time.
-fn distinct_tags(resources: &Resources, shapes: &[Shape<'_>]) -> bool {
+fn distinct_tags(reader: Reader<'_>, shapes: &[Shape<'_>]) -> bool {
     let Some(first) = shapes.first() else {
         return true;
     };
@@ -110,7 +123,7 @@ fn distinct_tags(resources: &Resources, shapes: &[Shape<'_>]) -> bool {
             let Some(tag) = shape
                 .required
                 .contains(key)
-                .then(|| tag(resources, shape, key))
+                .then(|| tag(reader, shape, key))
                 .flatten()
             else {
                 return false;
@@ -133,7 +146,7 @@ fn distinct_tags(resources: &Resources, shapes: &[Shape<'_>]) -> bool {
 }
 
 /// `schema` with its `$ref`s followed (`None` where one leads nowhere it can read).
-fn followed<'a>(resources: &'a Resources, mut schema: Located<'a>) -> Option<Located<'a>> {
+fn followed<'a>(reader: Reader<'a>, mut schema: Located<'a>) -> Option<Located<'a>> {
     for _ in 0..MAX_STEPS {
         let Some(reference) = schema.value.get("$ref").and_then(Value::as_str) else {
             return Some(schema);
@@ -144,14 +157,16 @@ fn followed<'a>(resources: &'a Resources, mut schema: Located<'a>) -> Option<Loc
             return Some(schema);
         }
         let Ok(Target::Schema { doc, pointer }) =
-            resources.target(schema.doc, &schema.pointer, reference)?
+            reader
+                .resources
+                .target(schema.doc, &schema.pointer, reference)?
         else {
             return None;
         };
         schema = Located {
             doc: *doc,
             pointer: pointer.clone(),
-            value: resources.docs[*doc].value.pointer(pointer)?,
+            value: reader.resources.docs[*doc].value.pointer(pointer)?,
         };
     }
     None
@@ -178,8 +193,10 @@ fn is_assertion(key: &str) -> bool {
     ) && !key.starts_with("x-")
 }
 
-fn shape<'a>(resources: &'a Resources, schema: Located<'a>, depth: usize) -> Option<Shape<'a>> {
-    let schema = followed(resources, schema)?;
+fn shape<'a>(reader: Reader<'a>, schema: Located<'a>, depth: usize) -> Option<Shape<'a>> {
+    let left = reader.budget.get().checked_sub(1)?;
+    reader.budget.set(left);
+    let schema = followed(reader, schema)?;
     let object = schema.value.as_object()?;
     // What this does not read (a nested union, `if`, a `not` of a schema, `allOf`
     // members past `MAX_STEPS` levels) only narrows the alternative: left out, it
@@ -246,7 +263,7 @@ fn shape<'a>(resources: &'a Resources, schema: Located<'a>, depth: usize) -> Opt
                 pointer: format!("{at}/{i}"),
                 value,
             };
-            if let Some(member) = shape(resources, member, depth + 1) {
+            if let Some(member) = shape(reader, member, depth + 1) {
                 own.meet(member);
             }
         }
@@ -310,7 +327,7 @@ fn values_apart(a: &[&Value], b: &[&Value]) -> bool {
 }
 
 /// Whether no value fits both `a` and `b`.
-fn apart(resources: &Resources, a: &Shape<'_>, b: &Shape<'_>) -> bool {
+fn apart(reader: Reader<'_>, a: &Shape<'_>, b: &Shape<'_>) -> bool {
     if let (Some(x), Some(y)) = (&a.types, &b.types)
         && types_apart(x, y)
     {
@@ -336,7 +353,7 @@ fn apart(resources: &Resources, a: &Shape<'_>, b: &Shape<'_>) -> bool {
         return true;
     }
     a.required.intersection(&b.required).any(|key| {
-        match (tag(resources, a, key), tag(resources, b, key)) {
+        match (tag(reader, a, key), tag(reader, b, key)) {
             (Some(x), Some(y)) => tags_apart(&x, &y),
             _ => false,
         }
@@ -345,12 +362,12 @@ fn apart(resources: &Resources, a: &Shape<'_>, b: &Shape<'_>) -> bool {
 
 /// Property `key` of `shape`, read as a tag: the first of its schemas (an `allOf` may
 /// give several) that lists values or refuses some.
-fn tag<'a>(resources: &'a Resources, shape_of: &Shape<'a>, key: &str) -> Option<Shape<'a>> {
+fn tag<'a>(reader: Reader<'a>, shape_of: &Shape<'a>, key: &str) -> Option<Shape<'a>> {
     shape_of
         .properties
         .iter()
         .filter(|(n, _)| *n == key)
-        .filter_map(|(_, located)| shape(resources, located.clone(), MAX_STEPS))
+        .filter_map(|(_, located)| shape(reader, located.clone(), MAX_STEPS))
         .find(|tag| tag.values.is_some() || !tag.excluded.is_empty())
 }
 
@@ -378,7 +395,12 @@ mod tests {
         let resources =
             Resources::load("t.json", None, schema, &super::super::refs::Sources::none()).unwrap();
         let parent = resources.docs[0].value.get("type").cloned();
-        disjoint_alternatives(&resources, 0, "/oneOf", parent.as_ref())
+        let budget = Cell::new(BUDGET);
+        let reader = Reader {
+            resources: &resources,
+            budget: &budget,
+        };
+        disjoint_alternatives(reader, 0, "/oneOf", parent.as_ref())
     }
 
     #[test]
@@ -480,5 +502,30 @@ mod tests {
         let mut twice = distinct;
         twice[7] = "t3".to_owned();
         assert!(!disjoint(many(twice)));
+    }
+
+    #[test]
+    fn a_tree_of_all_of_references_stops_at_the_budget() {
+        // Each level's `allOf` names the next twice: 2^30 schemas to read in full.
+        let mut defs = serde_json::Map::new();
+        for level in 0..30 {
+            let next = format!("#/$defs/L{}", level + 1);
+            defs.insert(
+                format!("L{level}"),
+                json!({"allOf": [{"$ref": next}, {"$ref": next}]}),
+            );
+        }
+        defs.insert("L30".into(), json!({"type": "object"}));
+        let schema = json!({"$defs": defs, "oneOf": [{"$ref": "#/$defs/L0"}, {"type": "string"}]});
+        let resources =
+            Resources::load("t.json", None, schema, &super::super::refs::Sources::none()).unwrap();
+        let budget = Cell::new(10_000);
+        let reader = Reader {
+            resources: &resources,
+            budget: &budget,
+        };
+        // The budget runs out: not proved apart, and said so.
+        assert!(!disjoint_alternatives(reader, 0, "/oneOf", None));
+        assert_eq!(budget.get(), 0);
     }
 }

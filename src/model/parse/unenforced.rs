@@ -58,7 +58,14 @@ pub(super) fn unenforced(
     let mut out = Found::default();
     let mut seen = HashSet::new();
     if let Some(schema) = resources.docs[doc].value.pointer(pointer) {
-        let at = Document { resources, doc };
+        let budget = std::cell::Cell::new(exclusive::BUDGET);
+        let at = Document {
+            reader: exclusive::Reader {
+                resources,
+                budget: &budget,
+            },
+            doc,
+        };
         walk(
             &at,
             schema,
@@ -83,7 +90,7 @@ struct Found {
 
 /// The document being walked, for the `$ref`s a `oneOf`'s alternatives hold.
 struct Document<'a> {
-    resources: &'a Resources,
+    reader: exclusive::Reader<'a>,
     doc: usize,
 }
 
@@ -277,7 +284,7 @@ fn walk(
         } else if key == "oneOf"
             && matches!(object.get(key), Some(Value::Array(members)) if members.len() > 1)
             && !exclusive::disjoint_alternatives(
-                document.resources,
+                document.reader,
                 document.doc,
                 &join(pointer, key),
                 object.get("type"),

@@ -363,6 +363,11 @@ struct Access {
     mode: Mode,
 }
 
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Levelled {
+    severity: Severity,
+}
+
 /// Issue 38, item 3: `#[serde(alias)]` on an enum's variants (which schemars leaves
 /// out) and `#[serde(other)]` reach the schema, for an enum of strings reached through
 /// a struct field and one reached only through an internally tagged union.
@@ -390,6 +395,28 @@ fn enum_aliases_and_other_survive_an_internally_tagged_union() {
     ] {
         assert_eq!(agree::<Report>(&protocol, &message), valid, "{message}");
     }
+    // Behind the tag: the closed enum's aliases from serde's error, the open one open.
+    let doc = document(&protocol);
+    assert_eq!(
+        doc["$defs"]["Mode"]["x-symgen-aliases"],
+        json!({"r": "Read", "ro": "Read"}),
+        "{}",
+        doc["$defs"]["Mode"]
+    );
+    assert_eq!(
+        doc["$defs"]["Severity"]["anyOf"][1]["x-symgen-unknown"],
+        true
+    );
+    // With `#[serde(other)]`, its aliases are read where serde's names are (a struct
+    // field), not behind a tag, where no error lists them (any string is taken).
+    let doc = document(&Protocol::new("levelled").root::<Levelled>());
+    let severity = &doc["$defs"]["Severity"];
+    assert_eq!(
+        severity["x-symgen-aliases"],
+        json!({"warn": "Warning"}),
+        "{severity}"
+    );
+    assert_eq!(severity["anyOf"][1]["x-symgen-unknown"], true, "{severity}");
     let protocol = Protocol::new("access").root::<Access>();
     let doc = document(&protocol);
     assert_eq!(

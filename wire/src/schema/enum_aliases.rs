@@ -12,8 +12,8 @@
 
 use serde_json::{Map, Value, json};
 
-/// The canonical string values of an enum-of-strings schema (`enum`, or `oneOf` of
-/// `const`s), when it is one.
+/// The string values an enum-of-strings schema lists (`enum`, or `oneOf` of `const`s),
+/// when it is one: the canonical ones until aliases are added.
 pub(crate) fn canonical_values(def: &Map<String, Value>) -> Option<Vec<String>> {
     let values: Vec<&Value> = match (def.get("enum"), def.get("oneOf")) {
         (Some(Value::Array(values)), _) => values.iter().collect(),
@@ -177,71 +177,5 @@ mod tests {
         assert_eq!(listed_in_error(two, "p"), Some(strings(&["A", "b"])));
         assert_eq!(listed_in_error(many, "p"), Some(strings(&["A", "b", "C"])));
         assert_eq!(listed_in_error("missing field `x`", "p"), None);
-    }
-}
-
-#[cfg(test)]
-mod through_serde {
-    use schemars::JsonSchema;
-    use serde::{Deserialize, Serialize};
-    use serde_json::json;
-
-    use crate::Protocol;
-
-    #[derive(Serialize, Deserialize, JsonSchema)]
-    enum Severity {
-        #[serde(alias = "warn")]
-        Warning,
-        Error,
-        #[serde(other)]
-        Unrecognised,
-    }
-
-    #[derive(Serialize, Deserialize, JsonSchema)]
-    enum Closed {
-        #[serde(alias = "warn", alias = "w")]
-        Warning,
-        Error,
-    }
-
-    #[derive(Serialize, Deserialize, JsonSchema)]
-    #[serde(tag = "type")]
-    enum Report {
-        Log { severity: Severity, closed: Closed },
-    }
-
-    #[derive(Serialize, Deserialize, JsonSchema)]
-    struct Plain {
-        closed: Closed,
-        severity: Severity,
-    }
-
-    #[test]
-    fn aliases_and_other_reach_the_schema_directly_and_behind_a_tag() {
-        for doc in [
-            super::super::document(&Protocol::new("reports").root::<Report>()).unwrap(),
-            super::super::document(&Protocol::new("plain").root::<Plain>()).unwrap(),
-        ] {
-            let closed = &doc["$defs"]["Closed"];
-            assert_eq!(
-                closed["x-symgen-aliases"],
-                json!({"w": "Warning", "warn": "Warning"}),
-                "{closed}"
-            );
-        }
-        // With `#[serde(other)]`: open either way; its aliases are read where serde's
-        // names are (a field of a struct), not behind a tag, where no error lists them
-        // (any other string is taken, and kept as it came).
-        let doc = super::super::document(&Protocol::new("plain").root::<Plain>()).unwrap();
-        let severity = &doc["$defs"]["Severity"];
-        assert_eq!(
-            severity["x-symgen-aliases"],
-            json!({"warn": "Warning"}),
-            "{severity}"
-        );
-        assert_eq!(severity["anyOf"][1]["x-symgen-unknown"], true, "{severity}");
-        let doc = super::super::document(&Protocol::new("reports").root::<Report>()).unwrap();
-        let severity = &doc["$defs"]["Severity"];
-        assert_eq!(severity["anyOf"][1]["x-symgen-unknown"], true, "{severity}");
     }
 }

@@ -328,17 +328,9 @@ fn open_tagged_union(def: &mut Map<String, Value>, tag: &str) {
 
 /// Lets an enum of strings with `#[serde(other)]` accept any other string.
 fn open_string_values(def: &mut Map<String, Value>) {
-    let known: Vec<Value> = match (def.get("enum"), def.get("oneOf")) {
-        (Some(Value::Array(values)), _) => values.clone(),
-        (None, Some(Value::Array(alternatives))) => alternatives
-            .iter()
-            .filter_map(|alt| alt.get("const").cloned())
-            .collect(),
-        _ => return,
-    };
-    if known.is_empty() || !known.iter().all(Value::is_string) {
+    let Some(known) = enum_aliases::canonical_values(def) else {
         return;
-    }
+    };
     let mut closed = Map::new();
     for key in ["enum", "oneOf"] {
         if let Some(value) = def.remove(key) {

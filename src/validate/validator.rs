@@ -54,6 +54,9 @@ enum RootVerdict {
         tag: Option<Name>,
         /// serde's refusal, when serde rejected the message.
         serde: Option<Refusal>,
+        /// The faults of the text the root keeps (see [`faults`]), when they are what
+        /// rejects it: the schema accepts the stand-ins.
+        kept: Vec<Violation>,
     },
 }
 
@@ -451,7 +454,7 @@ impl Validator {
             Err(err) => return Report::invalid(None, None, vec![syntax_violation(text, &err)]),
         };
         let (message, found) = (read.message(), read.faults());
-        let mut report = self.judge(&message, only, serde, Some(text));
+        let mut report = self.judge(&message, only, serde, Some(text), found);
         if !found.is_empty() {
             report = self.judge_faults(report, text, message.value(), found);
         }
@@ -505,7 +508,7 @@ impl Validator {
             Ok(report) => return report,
             Err(serde) => serde,
         };
-        self.judge(&Message::Value(value), only, serde, None)
+        self.judge(&Message::Value(value), only, serde, None, &[])
     }
 
     /// When serde decoded the message as an unknown tag for every root asked, the
@@ -531,16 +534,28 @@ impl Validator {
 
     /// Judges a parsed message root by root (serde's verdict where known, the schema's
     /// otherwise; violations always from the schema walk) and combines the verdicts.
+    /// `found` are the faults of the text (none for a `Value`): where the schema decides,
+    /// a root that accepts their stand-ins but keeps one of them rejects the message, as
+    /// serde rejects it (a key given twice in a struct), and the other roots are asked.
     fn judge(
         &self,
         message: &Message<'_>,
         only: Option<usize>,
         serde: SerdeVerdicts,
         text: Option<&str>,
+        found: &[Fault],
     ) -> Report {
+        let kept = |index: usize| match text {
+            Some(text) if !found.is_empty() => {
+                let unknown = self.schema.roots[index].takes_as_unknown(message.value());
+                self.schema
+                    .kept_faults(index, text, message.value(), found, unknown)
+            }
+            _ => Vec::new(),
+        };
         // `serde` is empty (schema only) or has one entry per root.
         if serde.is_empty()
-            && let Some(report) = self.schema_accepts(message.value(), only)
+            && let Some(report) = self.schema_accepts(message.value(), only, &kept)
         {
             return report;
         }
@@ -567,19 +582,29 @@ impl Validator {
                     knows_tag: root.knows_tag(member.as_ref()),
                     tag,
                     serde: Some(error),
+                    kept: Vec::new(),
                 },
-                None if self.schema.accepts(index, message.value()) => RootVerdict::Accepted {
-                    outcome: if root.takes_as_unknown(message.value()) {
-                        Outcome::Unknown
-                    } else {
-                        Outcome::Valid
+                None if self.schema.accepts(index, message.value()) => match kept(index) {
+                    kept if kept.is_empty() => RootVerdict::Accepted {
+                        outcome: if root.takes_as_unknown(message.value()) {
+                            Outcome::Unknown
+                        } else {
+                            Outcome::Valid
+                        },
+                        tag,
                     },
-                    tag,
+                    kept => RootVerdict::Rejected {
+                        knows_tag: root.knows_tag(member.as_ref()),
+                        tag,
+                        serde: None,
+                        kept,
+                    },
                 },
                 None => RootVerdict::Rejected {
                     knows_tag: root.knows_tag(member.as_ref()),
                     tag,
                     serde: None,
+                    kept: Vec::new(),
                 },
             };
             verdicts.push((index, verdict));
@@ -595,7 +620,11 @@ impl Validator {
         message: &Message<'_>,
         serde: Option<&Refusal>,
         text: Option<&str>,
+        kept: &[Violation],
     ) -> Vec<Violation> {
+        if !kept.is_empty() {
+            return kept.to_vec();
+        }
         let mut violations = self.schema.violations(index, message);
         if violations.is_empty() {
             violations.push(match serde {
@@ -610,10 +639,17 @@ impl Validator {
     /// known message, without explaining why the other roots reject it (what
     /// [`Self::combine`] would pick from the full verdicts, at the cost of a yes/no check
     /// per root).
-    fn schema_accepts(&self, value: &Value, only: Option<usize>) -> Option<Report> {
+    fn schema_accepts(
+        &self,
+        value: &Value,
+        only: Option<usize>,
+        kept: &dyn Fn(usize) -> Vec<Violation>,
+    ) -> Option<Report> {
         self.roots(only).find_map(|index| {
             let root = &self.schema.roots[index];
-            let known = self.schema.accepts(index, value) && !root.takes_as_unknown(value);
+            let known = self.schema.accepts(index, value)
+                && !root.takes_as_unknown(value)
+                && kept(index).is_empty();
             known.then(|| {
                 let tag = root.tag_of(value).map(|t| root.tag_name(t));
                 Report::accepted(Outcome::Valid, self.root_name(index), tag)
@@ -655,7 +691,8 @@ impl Validator {
                         knows_tag,
                         tag,
                         serde,
-                    } if *knows_tag || !need_tag => Some((*index, tag, serde)),
+                        kept,
+                    } if *knows_tag || !need_tag => Some((*index, tag, serde, kept)),
                     _ => None,
                 });
             // Only among several roots can one be left out.
@@ -664,8 +701,9 @@ impl Validator {
             type Best = Option<((usize, usize), usize, Report)>;
             let mut best: Best = None;
             let consider =
-                |best: &mut Best, (index, tag, serde): (usize, &Option<_>, &Option<_>)| {
-                    let violations = self.explain(index, message, serde.as_ref(), text);
+                |best: &mut Best,
+                 (index, tag, serde, kept): (usize, &Option<_>, &Option<_>, &Vec<_>)| {
+                    let violations = self.explain(index, message, serde.as_ref(), text, kept);
                     let fit = fit(&violations);
                     if best
                         .as_ref()

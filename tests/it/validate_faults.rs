@@ -148,6 +148,18 @@ fn typed_path_schema_path_and_serde_agree_on_faults() {
                                 ));
                             }
                         }
+                        // Against every root, the schema walk combines the roots'
+                        // verdicts as the typed path combines serde's.
+                        let every = [&typed, &schema].map(|v| v.validate_str(&text).outcome);
+                        if every[0] != every[1] {
+                            disagreements.push(format!(
+                                "{}/{} (every root): typed {:?}, schema-only {:?}\n  {text}",
+                                protocol.id(),
+                                vector.name,
+                                every[0],
+                                every[1]
+                            ));
+                        }
                         match serde {
                             Outcome::Invalid => decoded += 1,
                             _ => skipped += 1,
@@ -168,6 +180,42 @@ fn typed_path_schema_path_and_serde_agree_on_faults() {
         decoded > 1000 && skipped > 1000,
         "{decoded} decoded, {skipped} skipped"
     );
+}
+
+/// Found by the `validate` fuzz target: a message with a tag no root knows and a key given
+/// twice that only a root without a tag declares. serde refuses that root (`duplicate
+/// key`) and takes the message as unknown by the union; the schema walk accepted the
+/// tagless root's stand-ins (the last of the two values) and then reported the key,
+/// so `--schema` said invalid where `--protocol` said unknown.
+#[test]
+fn a_key_twice_rejects_the_root_that_declares_it_before_the_roots_are_combined() {
+    let protocol = registry()
+        .into_iter()
+        .find(|p| p.id() == "dialectic")
+        .unwrap();
+    let typed = Validator::for_protocol(&protocol).unwrap();
+    let schema = Validator::for_protocol(&protocol).unwrap().schema_only();
+    let twice = r#"{"type":"peplace","id":"x","success":false,"error":"a","error":"b"}"#;
+    let once = r#"{"type":"peplace","id":"x","success":false,"error":"b"}"#;
+    for (text, outcome, root) in [
+        (twice, Outcome::Unknown, "DialecticRequest"),
+        (once, Outcome::Valid, "IPCResponse"),
+    ] {
+        for validator in [&typed, &schema] {
+            let report = validator.validate_str(text);
+            assert_eq!(
+                (report.outcome, report.root.as_deref()),
+                (outcome, Some(root)),
+                "{text}: {report:?}"
+            );
+        }
+    }
+    // Asked as that root alone, both say why.
+    for validator in [&typed, &schema] {
+        let report = validator.validate_root_str("IPCResponse", twice).unwrap();
+        assert_eq!(report.outcome, Outcome::Invalid);
+        assert_eq!(report.violations[0].pointer, "/error", "{report:?}");
+    }
 }
 
 /// Found by the generated vectors (`symgen vectors`): a schema read from its file whose

@@ -14,6 +14,14 @@ failing. This script classifies them and rewrites tests/divergences/<corpus>.jso
 every corpus recorded. A difference no class explains is an error: add a class (with
 what it is and why) rather than a bare entry. Review the diff like a snapshot.
 
+  scripts/divergences.py [--language LANGUAGE]... [--corpus CORPUS]... DIR
+
+rewrites only the named languages' entries of the named corpora (default: every language
+and every corpus recorded); the other languages' entries stay as documented. For a change
+that moves one language's verdicts, or a corpus that grew a schema, this re-records only
+what changed: e.g. `SYMGEN_RECORD_DIR=DIR scripts/test.sh swift`, then
+`scripts/divergences.py --language swift DIR`.
+
   scripts/divergences.py --report DIR CORPUS
 
 only counts CORPUS's recorded differences by language and class (scripts/whole-catalog.sh
@@ -300,6 +308,11 @@ def read_records(directory: Path) -> dict[str, list[dict]]:
     return by_corpus
 
 
+def corpus_filtered(corpus: str, corpora: list[str]) -> bool:
+    """Whether `corpus` is left alone: not among the named ones (when some are named)."""
+    return bool(corpora) and corpus not in corpora
+
+
 def report(directory: Path, corpus: str) -> None:
     records = read_records(directory).get(corpus, [])
     counts = Counter((r["language"], classify(r) or "UNEXPLAINED") for r in records)
@@ -316,13 +329,29 @@ def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--report":
         report(Path(sys.argv[2]), sys.argv[3])
         return
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    languages: list[str] = []
+    corpora: list[str] = []
+    while len(args) > 1 and args[0] in ("--language", "--corpus"):
+        (languages if args[0] == "--language" else corpora).append(args[1])
+        args = args[2:]
+    if len(args) != 1 or any(language not in LANGUAGES for language in languages):
         sys.exit(__doc__)
-    by_corpus = read_records(Path(sys.argv[1]))
+    rewritten = languages or LANGUAGES
+    by_corpus = read_records(Path(args[0]))
     unexplained = []
-    for corpus, records in sorted(by_corpus.items()):
-        entries: dict[str, list[dict]] = {language: [] for language in LANGUAGES}
-        used = set()
+    # A named corpus is rewritten even where the languages recorded no difference on it.
+    for corpus in sorted(set(by_corpus) | set(corpora)):
+        if corpus_filtered(corpus, corpora):
+            continue
+        records = [r for r in by_corpus.get(corpus, []) if r["language"] in rewritten]
+        path = OUT / f"{corpus}.json"
+        kept = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        entries: dict[str, list[dict]] = {
+            language: [] if language in rewritten else kept.get(language, [])
+            for language in LANGUAGES
+        }
+        used = {entry["class"] for language in LANGUAGES for entry in entries[language]}
         for record in sorted(records, key=lambda r: (r["language"], r["in"], r["vector"])):
             name = classify(record)
             if name is None:
@@ -340,7 +369,6 @@ def main() -> None:
             "classes": {name: why for name, why, _ in CLASSES if name in used},
             **{language: found for language, found in entries.items() if found},
         }
-        path = OUT / f"{corpus}.json"
         path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         counts = Counter((r["language"], classify(r)) for r in records)
         print(f"{corpus}: {len(records)} differences -> {path.relative_to(ROOT)}")

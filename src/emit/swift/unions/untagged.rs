@@ -23,30 +23,46 @@ pub(super) fn untagged_enum(
     if !first_match {
         order.sort_by_key(|case| !case.value.as_deref().is_some_and(is_integer));
     }
-    for case in order {
+    let mut rest = order.as_slice();
+    while let Some((case, _)) = rest.split_first() {
         let Some(value) = &case.value else {
             return Err(ctx.error(
                 &case.variant.pointer,
                 "the Swift generator needs a value for every variant of an untagged union",
             ));
         };
+        // Consecutive constant variants of one Swift type decode that type once and
+        // switch on the value: a value that is none of their constants matches none of
+        // them (as the validator has it), and the union costs one decode, not one per
+        // constant.
+        let constants = rest
+            .iter()
+            .take_while(|c| constant_of(c).is_some() && c.value.as_ref() == Some(value))
+            .count();
         decode.line("do {").push();
-        if first_match {
-            decode
-                .line(format!(
-                    "self = .{}(try {value}(from: decoder))",
-                    case.escaped()
-                ))
-                .line("return");
+        if constants > 0 {
+            let (group, after) = rest.split_at(constants);
+            rest = after;
+            decode_constants(&mut decode, body, value, group, first_match);
         } else {
-            decode
-                .guarded_line(format!("let value = try {value}(from: decoder)"))
-                .line("let unknown = unknownKeyCount(of: value)")
-                .line("if best.map({ unknown < $0.unknown }) ?? true {")
-                .push()
-                .line(format!("best = (.{}(value), unknown)", case.escaped()))
-                .pop()
-                .line("}");
+            rest = &rest[1..];
+            if first_match {
+                decode
+                    .line(format!(
+                        "self = .{}(try {value}(from: decoder))",
+                        case.escaped()
+                    ))
+                    .line("return");
+            } else {
+                decode
+                    .guarded_line(format!("let value = try {value}(from: decoder)"))
+                    .line("let unknown = unknownKeyCount(of: value)")
+                    .line("if best.map({ unknown < $0.unknown }) ?? true {")
+                    .push()
+                    .line(format!("best = (.{}(value), unknown)", case.escaped()))
+                    .pop()
+                    .line("}");
+            }
         }
         decode
             .pop()
@@ -98,6 +114,94 @@ pub(super) fn untagged_enum(
             base: 0,
         },
     )
+}
+
+/// The constant a variant's payload is, if it is one.
+fn constant_of(case: &Case) -> Option<&Literal> {
+    match &case.variant.payload {
+        Payload::Type(TypeExpr::Literal(literal)) => Some(literal),
+        _ => None,
+    }
+}
+
+/// The body of a `do` block that decodes `value`, the Swift type of the constant
+/// variants `group`, and picks the variant whose constant it is; any other value throws.
+fn decode_constants(
+    decode: &mut Lines,
+    body: &BodyPlan,
+    value: &str,
+    group: &[&Case],
+    first_match: bool,
+) {
+    decode.guarded_line(format!("let value = try {value}(from: decoder)"));
+    if !first_match {
+        decode.line("let matched: Self");
+    }
+    decode.line("switch value {");
+    for case in group {
+        let Some(constant) = constant_of(case) else {
+            continue;
+        };
+        decode
+            .line(format!("case {}:", types::literal_value(constant)))
+            .push()
+            .line(if first_match {
+                format!("self = .{}(value)", case.escaped())
+            } else {
+                format!("matched = .{}(value)", case.escaped())
+            })
+            .pop();
+    }
+    let json = group
+        .first()
+        .and_then(|case| constant_of(case))
+        .map_or("value", json_case);
+    // `true` and `false` together leave no other `Bool` (and Swift warns of a `default`
+    // that never runs).
+    let both_bools = [true, false].iter().all(|b| {
+        group
+            .iter()
+            .any(|c| constant_of(c) == Some(&Literal::Bool(*b)))
+    });
+    if !both_bools {
+        decode
+            .line("default:")
+            .push()
+            .call(
+                "throw DecodingError.unknownValue(",
+                &[
+                    format!("{json}(value)"),
+                    format!("of: {}", string_literal(&body.name)),
+                    "in: decoder".to_owned(),
+                ],
+                ")",
+            )
+            .pop();
+    }
+    decode.line("}");
+    if first_match {
+        decode.line("return");
+    } else {
+        // A constant leaves no key undeclared.
+        decode
+            .line("if best.map({ 0 < $0.unknown }) ?? true {")
+            .push()
+            .line("best = (matched, 0)")
+            .pop()
+            .line("}");
+    }
+}
+
+/// The `JSONValue` case that wraps a decoded value of a constant's Swift type.
+fn json_case(constant: &Literal) -> &'static str {
+    match constant {
+        Literal::String(_) => ".string",
+        Literal::Bool(_) => ".bool",
+        Literal::Number(n) if n.is_i64() => ".integer",
+        Literal::Number(n) if n.is_u64() => ".unsignedInteger",
+        Literal::Number(_) => ".number",
+        Literal::Null => "",
+    }
 }
 
 /// Whether a Swift type is one of the fixed-width integers.

@@ -20,6 +20,7 @@ mod layout;
 mod naming;
 mod records;
 mod recursion;
+mod storage;
 mod templates;
 mod types;
 mod unions;
@@ -433,6 +434,7 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
     let model = &module.input.model;
     let boxed = recursion::boxed_fields(model);
     let recursive = recursion::recursive_aliases(model);
+    let storage = storage::plan(model, &boxed);
     let none = recursion::Boxed::new();
     let ctx = TypeContext {
         model,
@@ -441,6 +443,8 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
         homes: &module.homes,
         shadowed: BTreeSet::new(),
         boxed: &none,
+        large: &storage.indirect,
+        large_fields: &storage.boxed,
     };
     let mut files = Vec::new();
     let mut paths = Scope::default();

@@ -209,3 +209,48 @@ fn names_whose_case_mapping_changes_length_name_their_files() {
         "{record}"
     );
 }
+
+#[test]
+fn a_union_whose_payloads_store_a_large_record_inline_is_indirect() {
+    // Cargo's `lints` table (a union over a record that holds a record of ~800 lints)
+    // cost tens of seconds of IRGen in every type that stored it inline (docs/swift.md,
+    // "Build time"). A large union is boxed; a small one is not.
+    let lints: serde_json::Map<String, serde_json::Value> = (0..100)
+        .map(|i| (format!("lint{i}"), serde_json::json!({ "type": "string" })))
+        .collect();
+    let schema = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Manifest",
+        "type": "object",
+        "properties": {
+            "lints": { "anyOf": [{ "$ref": "#/$defs/Lints" }, { "type": "boolean" }] },
+            "edition": { "anyOf": [{ "$ref": "#/$defs/Edition" }, { "type": "boolean" }] },
+        },
+        "$defs": {
+            "Lints": { "type": "object", "properties": lints },
+            "Edition": { "type": "object", "properties": { "year": { "type": "integer" } } },
+        },
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("manifest.schema.json");
+    std::fs::write(&path, schema.to_string()).unwrap();
+    let files = render(&[path]);
+    let text = |name: &str| {
+        files
+            .iter()
+            .find(|(n, _)| n.ends_with(&format!("/{name}.swift")))
+            .unwrap_or_else(|| panic!("no {name}.swift"))
+            .1
+            .clone()
+    };
+    assert!(
+        text("ManifestLints").contains("public indirect enum ManifestLints:"),
+        "{}",
+        text("ManifestLints")
+    );
+    assert!(
+        text("ManifestEdition").contains("public enum ManifestEdition:"),
+        "{}",
+        text("ManifestEdition")
+    );
+}

@@ -32,6 +32,9 @@ pub struct FieldPlan {
     /// absent field re-encodes absent) and an accessor supplies the default:
     /// `(accessor name, default expression)`.
     pub or_default: Option<(String, String)>,
+    /// Whether the value is kept in a box (`@Boxed`): its type stores so much inline
+    /// that every copy of the enclosing struct would be slow to compile (storage.rs).
+    pub boxed: bool,
     /// The unchanged model field.
     pub field: Field,
 }
@@ -67,6 +70,12 @@ impl FieldPlan {
     pub fn declaration(&self, indent: usize) -> String {
         let pad = " ".repeat(indent);
         let text = match self.constant.as_ref().filter(|_| !self.stored()) {
+            None if self.boxed => layout::typed_declaration(
+                indent,
+                &format!("@Boxed public private(set) var {}: ", self.property()),
+                &self.swift_type,
+                "",
+            ),
             None => layout::typed_declaration(
                 indent,
                 &format!("public let {}: ", self.property()),
@@ -311,6 +320,9 @@ pub fn plan_fields(
             optional,
             default,
             or_default: None,
+            boxed: ctx
+                .large_fields
+                .contains(&(owner.to_owned(), field.name.clone())),
             field: field.clone(),
         });
         if let Some(literal) = or_default_literal {

@@ -26,6 +26,12 @@ pub struct TypeContext<'a> {
     pub shadowed: BTreeSet<String>,
     /// Fields stored in an `Indirect` box to break struct recursion.
     pub boxed: &'a super::recursion::Boxed,
+    /// Unions whose payloads store so much inline that the enum is `indirect`
+    /// (storage.rs).
+    pub large: &'a BTreeSet<String>,
+    /// Struct fields whose type stores so much inline that they are `@Boxed`
+    /// (storage.rs).
+    pub large_fields: &'a super::recursion::Boxed,
 }
 
 impl<'a> TypeContext<'a> {

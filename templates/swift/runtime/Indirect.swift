@@ -36,3 +36,29 @@ extension Indirect: Codable where Wrapped: Codable {
     try value.encode(to: encoder)
   }
 }
+
+/// A struct field whose type stores so much inline (a record of hundreds of fields,
+/// directly or through other structs) that it is kept in a box, so that copying,
+/// comparing and destroying the enclosing struct stays small code. Reading, initializing,
+/// comparing and coding the field are unchanged.
+@propertyWrapper
+public struct Boxed<Value> {
+  private var box: Indirect<Value>
+
+  /// Boxes `wrappedValue`.
+  public init(wrappedValue: Value) {
+    box = Indirect(wrappedValue)
+  }
+
+  /// The boxed value.
+  public var wrappedValue: Value {
+    get { box.value }
+    set { box = Indirect(newValue) }
+  }
+}
+
+extension Boxed: Equatable where Value: Equatable {}
+
+extension Boxed: Hashable where Value: Hashable {}
+
+extension Boxed: Sendable where Value: Sendable {}

@@ -238,7 +238,7 @@ impl BodyPlan {
             name: enum_name.to_owned(),
             cases,
             open: union.unknown.is_some(),
-            indirect: refers_to(ctx, union, &named.name),
+            indirect: refers_to(ctx, union, &named.name) || ctx.large.contains(&named.name),
             tag_type,
         })
     }

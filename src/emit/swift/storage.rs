@@ -70,6 +70,9 @@ struct Sizes<'m> {
 
 const CAP: usize = INDIRECT_ABOVE + 1;
 
+/// How deep the count follows references before it calls the rest large.
+const MAX_DEPTH: usize = 4 * CAP;
+
 impl<'m> Sizes<'m> {
     /// The most any one of a union's payloads stores inline: an enum is as large as its
     /// largest case, and copying it copies that case's values one by one.
@@ -104,6 +107,12 @@ impl<'m> Sizes<'m> {
         let Some(named) = self.model.get(name) else {
             return 1;
         };
+        // A chain of types deeper than the bound stores more than it inline, or is a
+        // chain of aliases, which a box costs nothing to hold: either way it counts as
+        // large, and the recursion stays shallow whatever the schema.
+        if self.open.len() > MAX_DEPTH {
+            return CAP;
+        }
         if !self.open.insert(&named.name) {
             return 1;
         }
@@ -188,6 +197,35 @@ mod tests {
             "U": { "anyOf": [{ "type": "array", "items": { "$ref": "#/$defs/Big" } }, { "type": "integer" }] },
         }));
         assert!(plan(&listed, &Boxed::new()).indirect.is_empty());
+    }
+
+    #[test]
+    fn a_long_chain_of_types_is_counted_on_a_small_stack() {
+        // 5,000 records, each holding the next: the count stops at its depth bound
+        // (without it, this overflows a 256 KiB stack).
+        let mut defs = serde_json::Map::new();
+        for i in 0..5_000 {
+            let next = serde_json::json!({ "$ref": format!("#/$defs/R{}", i + 1) });
+            defs.insert(
+                format!("R{i}"),
+                serde_json::json!({ "type": "object", "properties": { "next": next } }),
+            );
+        }
+        defs.insert("R5000".into(), serde_json::json!({ "type": "string" }));
+        defs.insert(
+            "U".into(),
+            serde_json::json!({ "anyOf": [{ "$ref": "#/$defs/R0" }, { "type": "integer" }] }),
+        );
+        let chained = model(serde_json::Value::Object(defs));
+        let storage = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || plan(&chained, &Boxed::new()))
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+        // Where the chain is cut, a field is boxed; what holds the box is small.
+        assert!(!storage.boxed.is_empty());
+        assert!(storage.indirect.is_empty(), "{:?}", storage.indirect);
     }
 
     #[test]

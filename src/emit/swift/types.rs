@@ -293,13 +293,20 @@ pub fn grouped(number: &str) -> String {
 /// A `JSONValue` expression for a literal.
 pub fn literal_json(literal: &Literal) -> String {
     match literal {
-        Literal::String(s) => format!(".string({})", string_literal(s)),
-        Literal::Bool(b) => format!(".bool({b})"),
-        Literal::Number(n) if n.is_i64() => format!(".integer({})", grouped(&n.to_string())),
-        Literal::Number(n) if n.is_u64() => {
-            format!(".unsignedInteger({})", grouped(&n.to_string()))
-        }
-        Literal::Number(n) => format!(".number({n})"),
         Literal::Null => ".null".to_owned(),
+        _ => format!("{}({})", json_case(literal), literal_value(literal)),
+    }
+}
+
+/// The `JSONValue` case that wraps a value of the literal's [`literal_type`] (empty for
+/// `null`, whose type is `JSONValue` itself).
+pub fn json_case(literal: &Literal) -> &'static str {
+    match literal {
+        Literal::String(_) => ".string",
+        Literal::Bool(_) => ".bool",
+        Literal::Number(n) if n.is_i64() => ".integer",
+        Literal::Number(n) if n.is_u64() => ".unsignedInteger",
+        Literal::Number(_) => ".number",
+        Literal::Null => "",
     }
 }

@@ -43,7 +43,11 @@ pub(super) fn untagged_enum(
         if constants > 0 {
             let (group, after) = rest.split_at(constants);
             rest = after;
-            decode_constants(&mut decode, body, value, group, first_match);
+            let group: Vec<_> = group
+                .iter()
+                .filter_map(|case| Some((*case, constant_of(case)?)))
+                .collect();
+            decode_constants(&mut decode, body, value, &group, first_match);
         } else {
             rest = &rest[1..];
             if first_match {
@@ -130,7 +134,7 @@ fn decode_constants(
     decode: &mut Lines,
     body: &BodyPlan,
     value: &str,
-    group: &[&Case],
+    group: &[(&Case, &Literal)],
     first_match: bool,
 ) {
     decode.guarded_line(format!("let value = try {value}(from: decoder)"));
@@ -138,10 +142,7 @@ fn decode_constants(
         decode.line("let matched: Self");
     }
     decode.line("switch value {");
-    for case in group {
-        let Some(constant) = constant_of(case) else {
-            continue;
-        };
+    for (case, constant) in group {
         decode
             .line(format!("case {}:", types::literal_value(constant)))
             .push()
@@ -154,15 +155,12 @@ fn decode_constants(
     }
     let json = group
         .first()
-        .and_then(|case| constant_of(case))
-        .map_or("value", json_case);
+        .map_or("", |(_, constant)| types::json_case(constant));
     // `true` and `false` together leave no other `Bool` (and Swift warns of a `default`
     // that never runs).
-    let both_bools = [true, false].iter().all(|b| {
-        group
-            .iter()
-            .any(|c| constant_of(c) == Some(&Literal::Bool(*b)))
-    });
+    let both_bools = [true, false]
+        .iter()
+        .all(|b| group.iter().any(|(_, c)| **c == Literal::Bool(*b)));
     if !both_bools {
         decode
             .line("default:")
@@ -189,18 +187,6 @@ fn decode_constants(
             .line("best = (matched, 0)")
             .pop()
             .line("}");
-    }
-}
-
-/// The `JSONValue` case that wraps a decoded value of a constant's Swift type.
-fn json_case(constant: &Literal) -> &'static str {
-    match constant {
-        Literal::String(_) => ".string",
-        Literal::Bool(_) => ".bool",
-        Literal::Number(n) if n.is_i64() => ".integer",
-        Literal::Number(n) if n.is_u64() => ".unsignedInteger",
-        Literal::Number(_) => ".number",
-        Literal::Null => "",
     }
 }
 

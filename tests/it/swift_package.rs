@@ -211,7 +211,7 @@ fn names_whose_case_mapping_changes_length_name_their_files() {
 }
 
 #[test]
-fn a_union_whose_payloads_store_a_large_record_inline_is_indirect() {
+fn a_union_or_field_that_stores_a_large_record_inline_is_boxed() {
     // Cargo's `lints` table (a union over a record that holds a record of ~800 lints)
     // cost tens of seconds of IRGen in every type that stored it inline (docs/swift.md,
     // "Build time"). A large union is boxed; a small one is not.
@@ -225,6 +225,8 @@ fn a_union_whose_payloads_store_a_large_record_inline_is_indirect() {
         "properties": {
             "lints": { "anyOf": [{ "$ref": "#/$defs/Lints" }, { "type": "boolean" }] },
             "edition": { "anyOf": [{ "$ref": "#/$defs/Edition" }, { "type": "boolean" }] },
+            "table": { "$ref": "#/$defs/Lints" },
+            "year": { "$ref": "#/$defs/Edition" },
         },
         "$defs": {
             "Lints": { "type": "object", "properties": lints },
@@ -253,4 +255,11 @@ fn a_union_whose_payloads_store_a_large_record_inline_is_indirect() {
         "{}",
         text("ManifestEdition")
     );
+    // A struct field that stores the large record inline is boxed; a small one is not.
+    let manifest = text("Manifest");
+    assert!(
+        manifest.contains("@Boxed public private(set) var table: Lints?"),
+        "{manifest}"
+    );
+    assert!(manifest.contains("public let year: Edition?"), "{manifest}");
 }

@@ -95,8 +95,9 @@ CLASSES = [
     (
         "float-literal-integer",
         "`1.0` (or `-0`) for an integer: the language's JSON parser reads it as the "
-        "number 1 (or 0) (JSON.parse, JSONDecoder), where serde refuses a float literal "
-        "for an integer field (issue 38, item 6; TypeScript refuses `-0`).",
+        "number 1 (or 0) (JSONDecoder; pydantic's reader on a schema symgen did not "
+        "write), where serde refuses a float literal for an integer field (issue 38, "
+        "item 6). TypeScript's `parse…` finds both in the text (docs/typescript.md).",
         lambda r: (
             r["what"].endswith(".0")
             or (r["what"] == "-0" and "float literal" in r["message"])

@@ -66,9 +66,11 @@ const c72 = [
   "diagnostics",
 ];
 
-const c74 = ["active"];
+const c73 = ["lineCount"];
 
-const c76 = [
+const c75 = ["active"];
+
+const c77 = [
   "active",
   "uri",
   "path",
@@ -79,11 +81,13 @@ const c76 = [
   "diagnostics",
 ];
 
-const c77 = [false, true];
+const c78 = [false, true];
 
-const c79 = ["fileCount", "totalDiagnostics", "files"];
+const c80 = ["fileCount", "totalDiagnostics", "files"];
 
-const c80 = [
+const c81 = ["fileCount", "totalDiagnostics"];
+
+const c82 = [
   "ck3lens.validateFile",
   k0,
   "ck3lens.refreshViews",
@@ -93,7 +97,7 @@ const c80 = [
   k3,
 ];
 
-const c83 = [
+const c85 = [
   "range",
   "message",
   "severity",
@@ -103,17 +107,21 @@ const c83 = [
   "tags",
 ];
 
+const c86 = ["code"];
+
 /** @type {readonly $Choice[]} */
-const c85 = [
-  [r84, null],
+const c88 = [
+  [r87, null],
   [$.str, null],
 ];
 
-const c86 = ["unnecessary", "deprecated"];
+const c89 = ["unnecessary", "deprecated"];
 
-const c87 = ["path", "errors", "warnings"];
+const c90 = ["path", "errors", "warnings"];
 
-const c88 = [
+const c91 = ["errors", "warnings"];
+
+const c92 = [
   "errors",
   "warnings",
   "info",
@@ -121,27 +129,31 @@ const c88 = [
   "filesWithWarnings",
 ];
 
-const c90 = ["command", "args"];
+const c94 = ["command", "args"];
 
-const c91 = ["executed", "command", "result"];
+const c95 = ["executed", "command", "result"];
 
-const c92 = ["uri", "path", "diagnostics"];
+const c96 = ["uri", "path", "diagnostics"];
 
-const c94 = ["severity", "source", "limit"];
+const c98 = ["severity", "source", "limit"];
 
-const c95 = ["path", "uri"];
+const c99 = ["limit"];
 
-const c96 = ["includeWarnings", "groupBy"];
+const c100 = ["path", "uri"];
 
-const c97 = ["file", "source", "severity"];
+const c101 = ["includeWarnings", "groupBy"];
 
-const c98 = ["code", "message", "data"];
+const c102 = ["file", "source", "severity"];
 
-const c101 = ["jsonrpc", "id", "error"];
+const c103 = ["code", "message", "data"];
 
-const c103 = ["method", "jsonrpc", "id", "params"];
+const c106 = ["jsonrpc", "id", "error"];
 
-const c112 = [
+const c107 = ["id"];
+
+const c109 = ["method", "jsonrpc", "id", "params"];
+
+const c118 = [
   "ping",
   "getDiagnostics",
   "getAllDiagnostics",
@@ -152,44 +164,48 @@ const c112 = [
   "executeCommand",
 ];
 
-const c113 = ["jsonrpc", "id", "result"];
+const c119 = ["jsonrpc", "id", "result"];
 
 /** @type {readonly $Choice[]} */
-const c114 = [
-  [r21, c113],
-  [r18, c101],
+const c120 = [
+  [r21, c119],
+  [r18, c106],
 ];
 
-const c115 = ["uri", "path", "languageId", "isDirty", "lineCount"];
+const c121 = ["uri", "path", "languageId", "isDirty", "lineCount"];
 
-const c117 = ["count", "files"];
+const c123 = ["count", "files"];
 
-const c119 = ["status", "timestamp"];
+const c124 = ["count"];
 
-const c121 = ["port", "pid", "timestamp"];
+const c126 = ["status", "timestamp"];
 
-const c122 = ["line", "character"];
+const c127 = ["timestamp"];
 
-const c123 = ["start", "end"];
+const c129 = ["port", "pid", "timestamp"];
 
-const c124 = ["location", "message"];
+const c130 = ["line", "character"];
 
-const c125 = ["uri", "path", "range"];
+const c131 = ["start", "end"];
 
-const c126 = ["line", "column"];
+const c132 = ["location", "message"];
 
-const c127 = ["error", "warning", "info", "hint", "unknown"];
+const c133 = ["uri", "path", "range"];
 
-const c128 = ["error", "warning", "info", "hint"];
+const c134 = ["line", "column"];
 
-const c129 = ["path"];
+const c135 = ["error", "warning", "info", "hint", "unknown"];
 
-const c130 = ["uri", "path", "languageId", "diagnostics"];
+const c136 = ["error", "warning", "info", "hint"];
 
-const c134 = ["summary", "bySource", "topErrorFiles", "sources"];
+const c137 = ["path"];
+
+const c138 = ["uri", "path", "languageId", "diagnostics"];
+
+const c142 = ["summary", "bySource", "topErrorFiles", "sources"];
 
 /** @type {readonly never[]} */
-const c135 = [];
+const c143 = [];
 
 /** @type {$Reader} */
 function r70(v, e, s) {
@@ -205,7 +221,7 @@ function r71(v, e, s) {
 function r1(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c72, false);
+  $.faults(v, e, c72, false, c73);
   /** @type {any} */
   const o = {};
   let x;
@@ -235,9 +251,9 @@ function r1(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r73(v, e, s) {
+function r74(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c74, false);
+  $.faults(v, e, c75, false);
   /** @type {any} */
   const o = {};
   o.active = false;
@@ -246,9 +262,9 @@ function r73(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r75(v, e, s) {
+function r76(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c76, false);
+  $.faults(v, e, c77, false, c73);
   /** @type {any} */
   const o = {};
   o.active = true;
@@ -283,15 +299,15 @@ function r2(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.active) {
     case false:
-      return r73(v, e, s);
+      return r74(v, e, s);
     case true:
-      return r75(v, e, s);
+      return r76(v, e, s);
   }
-  return $.tag(e, v, s, "active", c77);
+  return $.tag(e, v, s, "active", c78);
 }
 
 /** @type {$Reader} */
-function r78(v, e, s) {
+function r79(v, e, s) {
   return $.array(v, e, s, r12);
 }
 
@@ -299,7 +315,7 @@ function r78(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c79, false);
+  $.faults(v, e, c80, false, c81);
   /** @type {any} */
   const o = {};
   let x;
@@ -311,7 +327,7 @@ function r3(v, e, s) {
   else o.totalDiagnostics = r70(x, e, "totalDiagnostics");
   x = v.files;
   if (x == null) $.missing(e, x, "files");
-  else o.files = r78(x, e, "files");
+  else o.files = r79(x, e, "files");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -334,16 +350,16 @@ function r4(v, e, s) {
     case k3:
       return k3;
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c80);
+  return $.oneOf(e, v, s, "unknown_enum_value", c82);
 }
 
 /** @type {$Reader} */
-function r81(v, e, s) {
+function r83(v, e, s) {
   return $.array(v, e, s, r28);
 }
 
 /** @type {$Reader} */
-function r82(v, e, s) {
+function r84(v, e, s) {
   return $.array(v, e, s, r7);
 }
 
@@ -351,7 +367,7 @@ function r82(v, e, s) {
 function r5(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c83, false);
+  $.faults(v, e, c85, false, c86);
   /** @type {any} */
   const o = {};
   let x;
@@ -369,21 +385,21 @@ function r5(v, e, s) {
   x = v.code;
   if (x != null) o.code = r6(x, e, "code");
   x = v.relatedInformation;
-  if (x != null) o.relatedInformation = r81(x, e, "relatedInformation");
+  if (x != null) o.relatedInformation = r83(x, e, "relatedInformation");
   x = v.tags;
-  if (x != null) o.tags = r82(x, e, "tags");
+  if (x != null) o.tags = r84(x, e, "tags");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r84(v, e, s) {
+function r87(v, e, s) {
   return $.strictInt(v, e, s, -9223372036854775808, 9223372036854774784);
 }
 
 /** @type {$Reader} */
 function r6(v, e, s) {
-  return $.untagged(v, e, s, c85, true, "DiagnosticCode");
+  return $.untagged(v, e, s, c88, true, "DiagnosticCode");
 }
 
 /** @type {$Reader} */
@@ -394,14 +410,14 @@ function r7(v, e, s) {
     case "deprecated":
       return "deprecated";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c86);
+  return $.oneOf(e, v, s, "unknown_enum_value", c89);
 }
 
 /** @type {$Reader} */
 function r8(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c87, false);
+  $.faults(v, e, c90, false, c91);
   /** @type {any} */
   const o = {};
   let x;
@@ -422,7 +438,7 @@ function r8(v, e, s) {
 function r9(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c88, false);
+  $.faults(v, e, c92, false, c92);
   /** @type {any} */
   const o = {};
   let x;
@@ -446,7 +462,7 @@ function r9(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r89(v, e, s) {
+function r93(v, e, s) {
   return $.array(v, e, s, $.any);
 }
 
@@ -454,7 +470,7 @@ function r89(v, e, s) {
 function r10(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c90, false);
+  $.faults(v, e, c94, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -462,7 +478,7 @@ function r10(v, e, s) {
   if (x == null) $.missing(e, x, "command");
   else o.command = r4(x, e, "command");
   x = v.args;
-  if (x != null) o.args = r89(x, e, "args");
+  if (x != null) o.args = r93(x, e, "args");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -471,7 +487,7 @@ function r10(v, e, s) {
 function r11(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c91, false);
+  $.faults(v, e, c95, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -491,7 +507,7 @@ function r11(v, e, s) {
 function r12(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c92, false);
+  $.faults(v, e, c96, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -509,7 +525,7 @@ function r12(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r93(v, e, s) {
+function r97(v, e, s) {
   return $.strictInt(v, e, s, 1, 4294967295);
 }
 
@@ -517,7 +533,7 @@ function r93(v, e, s) {
 function r13(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c94, false);
+  $.faults(v, e, c98, false, c99);
   /** @type {any} */
   const o = {};
   let x;
@@ -526,7 +542,7 @@ function r13(v, e, s) {
   x = v.source;
   if (x != null) o.source = $.str(x, e, "source");
   x = v.limit;
-  if (x != null) o.limit = r93(x, e, "limit");
+  if (x != null) o.limit = r97(x, e, "limit");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -535,7 +551,7 @@ function r13(v, e, s) {
 function r14(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c95, false);
+  $.faults(v, e, c100, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -543,7 +559,7 @@ function r14(v, e, s) {
   if (x != null) o.path = $.str(x, e, "path");
   x = v.uri;
   if (x != null) o.uri = $.str(x, e, "uri");
-  $.atLeastOne(o, e, c95);
+  $.atLeastOne(o, e, c100);
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -552,7 +568,7 @@ function r14(v, e, s) {
 function r15(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c96, false);
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -574,20 +590,20 @@ function r16(v, e, s) {
     case "severity":
       return "severity";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c97);
+  return $.oneOf(e, v, s, "unknown_enum_value", c102);
 }
 
 /** @type {$Reader} */
 function r17(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c98, false);
+  $.faults(v, e, c103, false, c86);
   /** @type {any} */
   const o = {};
   let x;
   x = v.code;
   if (x == null) $.missing(e, x, "code");
-  else o.code = r84(x, e, "code");
+  else o.code = r87(x, e, "code");
   x = v.message;
   if (x == null) $.missing(e, x, "message");
   else o.message = $.str(x, e, "message");
@@ -598,12 +614,12 @@ function r17(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r99(v, e, s) {
+function r104(v, e, s) {
   return $.konst(v, e, s, "2.0");
 }
 
 /** @type {$Reader} */
-function r100(v, e, s) {
+function r105(v, e, s) {
   return v === null ? null : r30(v, e, s);
 }
 
@@ -611,16 +627,16 @@ function r100(v, e, s) {
 function r18(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false, c107);
   /** @type {any} */
   const o = {};
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
   x = v.id;
   if (x === undefined) $.missing(e, x, "id");
-  else o.id = r100(x, e, "id");
+  else o.id = r105(x, e, "id");
   x = v.error;
   if (x == null) $.missing(e, x, "error");
   else o.error = r17(x, e, "error");
@@ -629,142 +645,16 @@ function r18(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r102(v, e, s) {
+function r108(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c103, false);
+  $.faults(v, e, c109, false, c107);
   /** @type {any} */
   const o = {};
   o.method = "ping";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
-  x = v.id;
-  if (x == null) $.missing(e, x, "id");
-  else o.id = r30(x, e, "id");
-  x = v.params;
-  if (x == null) x = {};
-  o.params = r37(x, e, "params");
-  if (e.length !== n) $.at(e, n, s);
-  return o;
-}
-
-/** @type {$Reader} */
-function r104(v, e, s) {
-  const n = e.length;
-  $.faults(v, e, c103, false);
-  /** @type {any} */
-  const o = {};
-  o.method = "getDiagnostics";
-  let x;
-  x = v.jsonrpc;
-  if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
-  x = v.id;
-  if (x == null) $.missing(e, x, "id");
-  else o.id = r30(x, e, "id");
-  x = v.params;
-  if (x == null) $.content(e, x, "params", r14);
-  else o.params = r14(x, e, "params");
-  if (e.length !== n) $.at(e, n, s);
-  return o;
-}
-
-/** @type {$Reader} */
-function r105(v, e, s) {
-  const n = e.length;
-  $.faults(v, e, c103, false);
-  /** @type {any} */
-  const o = {};
-  o.method = "getAllDiagnostics";
-  let x;
-  x = v.jsonrpc;
-  if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
-  x = v.id;
-  if (x == null) $.missing(e, x, "id");
-  else o.id = r30(x, e, "id");
-  x = v.params;
-  if (x == null) x = {};
-  o.params = r13(x, e, "params");
-  if (e.length !== n) $.at(e, n, s);
-  return o;
-}
-
-/** @type {$Reader} */
-function r106(v, e, s) {
-  const n = e.length;
-  $.faults(v, e, c103, false);
-  /** @type {any} */
-  const o = {};
-  o.method = "getWorkspaceErrors";
-  let x;
-  x = v.jsonrpc;
-  if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
-  x = v.id;
-  if (x == null) $.missing(e, x, "id");
-  else o.id = r30(x, e, "id");
-  x = v.params;
-  if (x == null) x = {};
-  o.params = r15(x, e, "params");
-  if (e.length !== n) $.at(e, n, s);
-  return o;
-}
-
-/** @type {$Reader} */
-function r107(v, e, s) {
-  const n = e.length;
-  $.faults(v, e, c103, false);
-  /** @type {any} */
-  const o = {};
-  o.method = "validateFile";
-  let x;
-  x = v.jsonrpc;
-  if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
-  x = v.id;
-  if (x == null) $.missing(e, x, "id");
-  else o.id = r30(x, e, "id");
-  x = v.params;
-  if (x == null) $.content(e, x, "params", r34);
-  else o.params = r34(x, e, "params");
-  if (e.length !== n) $.at(e, n, s);
-  return o;
-}
-
-/** @type {$Reader} */
-function r108(v, e, s) {
-  const n = e.length;
-  $.faults(v, e, c103, false);
-  /** @type {any} */
-  const o = {};
-  o.method = "getOpenFiles";
-  let x;
-  x = v.jsonrpc;
-  if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
-  x = v.id;
-  if (x == null) $.missing(e, x, "id");
-  else o.id = r30(x, e, "id");
-  x = v.params;
-  if (x == null) x = {};
-  o.params = r37(x, e, "params");
-  if (e.length !== n) $.at(e, n, s);
-  return o;
-}
-
-/** @type {$Reader} */
-function r109(v, e, s) {
-  const n = e.length;
-  $.faults(v, e, c103, false);
-  /** @type {any} */
-  const o = {};
-  o.method = "getActiveFile";
-  let x;
-  x = v.jsonrpc;
-  if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -778,14 +668,140 @@ function r109(v, e, s) {
 /** @type {$Reader} */
 function r110(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c103, false);
+  $.faults(v, e, c109, false, c107);
+  /** @type {any} */
+  const o = {};
+  o.method = "getDiagnostics";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) $.content(e, x, "params", r14);
+  else o.params = r14(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r111(v, e, s) {
+  const n = e.length;
+  $.faults(v, e, c109, false, c107);
+  /** @type {any} */
+  const o = {};
+  o.method = "getAllDiagnostics";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r13(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r112(v, e, s) {
+  const n = e.length;
+  $.faults(v, e, c109, false, c107);
+  /** @type {any} */
+  const o = {};
+  o.method = "getWorkspaceErrors";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r15(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r113(v, e, s) {
+  const n = e.length;
+  $.faults(v, e, c109, false, c107);
+  /** @type {any} */
+  const o = {};
+  o.method = "validateFile";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) $.content(e, x, "params", r34);
+  else o.params = r34(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r114(v, e, s) {
+  const n = e.length;
+  $.faults(v, e, c109, false, c107);
+  /** @type {any} */
+  const o = {};
+  o.method = "getOpenFiles";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r37(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r115(v, e, s) {
+  const n = e.length;
+  $.faults(v, e, c109, false, c107);
+  /** @type {any} */
+  const o = {};
+  o.method = "getActiveFile";
+  let x;
+  x = v.jsonrpc;
+  if (x == null) $.missing(e, x, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
+  x = v.id;
+  if (x == null) $.missing(e, x, "id");
+  else o.id = r30(x, e, "id");
+  x = v.params;
+  if (x == null) x = {};
+  o.params = r37(x, e, "params");
+  if (e.length !== n) $.at(e, n, s);
+  return o;
+}
+
+/** @type {$Reader} */
+function r116(v, e, s) {
+  const n = e.length;
+  $.faults(v, e, c109, false, c107);
   /** @type {any} */
   const o = {};
   o.method = "executeCommand";
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -797,7 +813,7 @@ function r110(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r111(v, e, s) {
+function r117(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -805,7 +821,7 @@ function r111(v, e, s) {
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -818,42 +834,42 @@ function r19(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.method) {
     case "ping":
-      return r102(v, e, s);
-    case "getDiagnostics":
-      return r104(v, e, s);
-    case "getAllDiagnostics":
-      return r105(v, e, s);
-    case "getWorkspaceErrors":
-      return r106(v, e, s);
-    case "validateFile":
-      return r107(v, e, s);
-    case "getOpenFiles":
       return r108(v, e, s);
-    case "getActiveFile":
-      return r109(v, e, s);
-    case "executeCommand":
+    case "getDiagnostics":
       return r110(v, e, s);
+    case "getAllDiagnostics":
+      return r111(v, e, s);
+    case "getWorkspaceErrors":
+      return r112(v, e, s);
+    case "validateFile":
+      return r113(v, e, s);
+    case "getOpenFiles":
+      return r114(v, e, s);
+    case "getActiveFile":
+      return r115(v, e, s);
+    case "executeCommand":
+      return r116(v, e, s);
   }
-  if (typeof v.method === "string") return r111(v, e, s);
-  return $.tag(e, v, s, "method", c112);
+  if (typeof v.method === "string") return r117(v, e, s);
+  return $.tag(e, v, s, "method", c118);
 }
 
 /** @type {$Reader} */
 function r20(v, e, s) {
-  return $.untagged(v, e, s, c114, true, "JsonRpcResponse");
+  return $.untagged(v, e, s, c120, true, "JsonRpcResponse");
 }
 
 /** @type {$Reader} */
 function r21(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c113, false);
+  $.faults(v, e, c119, false, c107);
   /** @type {any} */
   const o = {};
   let x;
   x = v.jsonrpc;
   if (x == null) $.missing(e, x, "jsonrpc");
-  else o.jsonrpc = r99(x, e, "jsonrpc");
+  else o.jsonrpc = r104(x, e, "jsonrpc");
   x = v.id;
   if (x == null) $.missing(e, x, "id");
   else o.id = r30(x, e, "id");
@@ -868,7 +884,7 @@ function r21(v, e, s) {
 function r22(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c115, false);
+  $.faults(v, e, c121, false, c73);
   /** @type {any} */
   const o = {};
   let x;
@@ -892,7 +908,7 @@ function r22(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r116(v, e, s) {
+function r122(v, e, s) {
   return $.array(v, e, s, r22);
 }
 
@@ -900,7 +916,7 @@ function r116(v, e, s) {
 function r23(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c117, false);
+  $.faults(v, e, c123, false, c124);
   /** @type {any} */
   const o = {};
   let x;
@@ -909,13 +925,13 @@ function r23(v, e, s) {
   else o.count = r70(x, e, "count");
   x = v.files;
   if (x == null) $.missing(e, x, "files");
-  else o.files = r116(x, e, "files");
+  else o.files = r122(x, e, "files");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r118(v, e, s) {
+function r125(v, e, s) {
   return $.strictInt(v, e, s, 0, 18446744073709549568);
 }
 
@@ -923,7 +939,7 @@ function r118(v, e, s) {
 function r24(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c119, false);
+  $.faults(v, e, c126, false, c127);
   /** @type {any} */
   const o = {};
   let x;
@@ -932,13 +948,13 @@ function r24(v, e, s) {
   else o.status = $.str(x, e, "status");
   x = v.timestamp;
   if (x == null) $.missing(e, x, "timestamp");
-  else o.timestamp = r118(x, e, "timestamp");
+  else o.timestamp = r125(x, e, "timestamp");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r120(v, e, s) {
+function r128(v, e, s) {
   return $.strictInt(v, e, s, 0, 65535);
 }
 
@@ -946,19 +962,19 @@ function r120(v, e, s) {
 function r25(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c121, false);
+  $.faults(v, e, c129, false, c129);
   /** @type {any} */
   const o = {};
   let x;
   x = v.port;
   if (x == null) $.missing(e, x, "port");
-  else o.port = r120(x, e, "port");
+  else o.port = r128(x, e, "port");
   x = v.pid;
   if (x == null) $.missing(e, x, "pid");
   else o.pid = r70(x, e, "pid");
   x = v.timestamp;
   if (x == null) $.missing(e, x, "timestamp");
-  else o.timestamp = r118(x, e, "timestamp");
+  else o.timestamp = r125(x, e, "timestamp");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -967,13 +983,13 @@ function r25(v, e, s) {
 function r26(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c122, false);
+  $.faults(v, e, c130, false, c130);
   /** @type {any} */
   const o = {};
   let x;
   x = v.line;
   if (x == null) $.missing(e, x, "line");
-  else o.line = r93(x, e, "line");
+  else o.line = r97(x, e, "line");
   x = v.character;
   if (x == null) $.missing(e, x, "character");
   else o.character = r70(x, e, "character");
@@ -985,7 +1001,7 @@ function r26(v, e, s) {
 function r27(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c123, false);
+  $.faults(v, e, c131, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1003,7 +1019,7 @@ function r27(v, e, s) {
 function r28(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c124, false);
+  $.faults(v, e, c132, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1021,7 +1037,7 @@ function r28(v, e, s) {
 function r29(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c125, false);
+  $.faults(v, e, c133, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1040,23 +1056,23 @@ function r29(v, e, s) {
 
 /** @type {$Reader} */
 function r30(v, e, s) {
-  return $.untagged(v, e, s, c85, true, "RequestId");
+  return $.untagged(v, e, s, c88, true, "RequestId");
 }
 
 /** @type {$Reader} */
 function r31(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c126, false);
+  $.faults(v, e, c134, false, c134);
   /** @type {any} */
   const o = {};
   let x;
   x = v.line;
   if (x == null) $.missing(e, x, "line");
-  else o.line = r93(x, e, "line");
+  else o.line = r97(x, e, "line");
   x = v.column;
   if (x == null) $.missing(e, x, "column");
-  else o.column = r93(x, e, "column");
+  else o.column = r97(x, e, "column");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1075,7 +1091,7 @@ function r32(v, e, s) {
     case "unknown":
       return "unknown";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c127);
+  return $.oneOf(e, v, s, "unknown_enum_value", c135);
 }
 
 /** @type {$Reader} */
@@ -1090,14 +1106,14 @@ function r33(v, e, s) {
     case "hint":
       return "hint";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c128);
+  return $.oneOf(e, v, s, "unknown_enum_value", c136);
 }
 
 /** @type {$Reader} */
 function r34(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c129, false);
+  $.faults(v, e, c137, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1112,7 +1128,7 @@ function r34(v, e, s) {
 function r35(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c130, false);
+  $.faults(v, e, c138, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1133,17 +1149,17 @@ function r35(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r131(v, e, s) {
-  return $.map(v, e, s, r70);
+function r139(v, e, s) {
+  return $.map(v, e, s, r70, true);
 }
 
 /** @type {$Reader} */
-function r132(v, e, s) {
+function r140(v, e, s) {
   return $.array(v, e, s, r8);
 }
 
 /** @type {$Reader} */
-function r133(v, e, s) {
+function r141(v, e, s) {
   return $.array(v, e, s, $.str);
 }
 
@@ -1151,7 +1167,7 @@ function r133(v, e, s) {
 function r36(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c134, false);
+  $.faults(v, e, c142, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1160,13 +1176,13 @@ function r36(v, e, s) {
   else o.summary = r9(x, e, "summary");
   x = v.bySource;
   if (x == null) $.missing(e, x, "bySource");
-  else o.bySource = r131(x, e, "bySource");
+  else o.bySource = r139(x, e, "bySource");
   x = v.topErrorFiles;
   if (x == null) $.missing(e, x, "topErrorFiles");
-  else o.topErrorFiles = r132(x, e, "topErrorFiles");
+  else o.topErrorFiles = r140(x, e, "topErrorFiles");
   x = v.sources;
   if (x == null) $.missing(e, x, "sources");
-  else o.sources = r133(x, e, "sources");
+  else o.sources = r141(x, e, "sources");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1175,7 +1191,7 @@ function r36(v, e, s) {
 function r37(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c135, false);
+  $.faults(v, e, c143, false);
   /** @type {any} */
   const o = {};
   if (e.length !== n) $.at(e, n, s);
@@ -1183,7 +1199,7 @@ function r37(v, e, s) {
 }
 
 /** @type {$Writer} */
-function w136(v) {
+function w144(v) {
   return $.writeArray(v, w41);
 }
 
@@ -1205,12 +1221,12 @@ function w38(v) {
   x = v.selection;
   if (x !== undefined) o.selection = w65(x);
   x = v.diagnostics;
-  if (x !== undefined) o.diagnostics = w136(x);
+  if (x !== undefined) o.diagnostics = w144(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w137(v) {
+function w145(v) {
   /** @type {any} */
   const o = {};
   o.active = false;
@@ -1218,7 +1234,7 @@ function w137(v) {
 }
 
 /** @type {$Writer} */
-function w138(v) {
+function w146(v) {
   /** @type {any} */
   const o = {};
   o.active = true;
@@ -1236,7 +1252,7 @@ function w138(v) {
   x = v.selection;
   if (x !== undefined) o.selection = w65(x);
   x = v.diagnostics;
-  if (x !== undefined) o.diagnostics = w136(x);
+  if (x !== undefined) o.diagnostics = w144(x);
   return o;
 }
 
@@ -1244,15 +1260,15 @@ function w138(v) {
 function w39(v) {
   switch (v.active) {
     case false:
-      return w137(v);
+      return w145(v);
     case true:
-      return w138(v);
+      return w146(v);
   }
   return $.copy(v);
 }
 
 /** @type {$Writer} */
-function w139(v) {
+function w147(v) {
   return $.writeArray(v, w47);
 }
 
@@ -1266,23 +1282,23 @@ function w40(v) {
   x = v.totalDiagnostics;
   if (x !== undefined) o.totalDiagnostics = x;
   x = v.files;
-  if (x !== undefined) o.files = w139(x);
+  if (x !== undefined) o.files = w147(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w140(v) {
+function w148(v) {
   return v === null ? null : w42(v);
 }
 
 /** @type {$Writer} */
-function w141(v) {
+function w149(v) {
   return $.writeArray(v, w62);
 }
 
 /** @type {$Writer} */
-function w142(v) {
-  return v === null ? null : w141(v);
+function w150(v) {
+  return v === null ? null : w149(v);
 }
 
 /** @type {$Writer} */
@@ -1299,9 +1315,9 @@ function w41(v) {
   x = v.source;
   if (x !== undefined) o.source = x;
   x = v.code;
-  if (x !== undefined) o.code = w140(x);
+  if (x !== undefined) o.code = w148(x);
   x = v.relatedInformation;
-  if (x !== undefined) o.relatedInformation = w142(x);
+  if (x !== undefined) o.relatedInformation = w150(x);
   x = v.tags;
   if (x !== undefined) o.tags = x;
   return o;
@@ -1345,13 +1361,13 @@ function w44(v) {
 }
 
 /** @type {$Writer} */
-function w143(v) {
+function w151(v) {
   return $.writeArray(v, $.copy);
 }
 
 /** @type {$Writer} */
-function w144(v) {
-  return v === null ? null : w143(v);
+function w152(v) {
+  return v === null ? null : w151(v);
 }
 
 /** @type {$Writer} */
@@ -1362,7 +1378,7 @@ function w45(v) {
   x = v.command;
   if (x !== undefined) o.command = x;
   x = v.args;
-  if (x !== undefined) o.args = w144(x);
+  if (x !== undefined) o.args = w152(x);
   return o;
 }
 
@@ -1390,7 +1406,7 @@ function w47(v) {
   x = v.path;
   if (x !== undefined) o.path = x;
   x = v.diagnostics;
-  if (x !== undefined) o.diagnostics = w136(x);
+  if (x !== undefined) o.diagnostics = w144(x);
   return o;
 }
 
@@ -1447,7 +1463,7 @@ function w51(v) {
 }
 
 /** @type {$Writer} */
-function w145(v) {
+function w153(v) {
   return v === null ? null : w64(v);
 }
 
@@ -1459,19 +1475,19 @@ function w52(v) {
   x = v.jsonrpc;
   if (x !== undefined) o.jsonrpc = x;
   x = v.id;
-  if (x !== undefined) o.id = w145(x);
+  if (x !== undefined) o.id = w153(x);
   x = v.error;
   if (x !== undefined) o.error = w51(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w147(v) {
+function w155(v) {
   return v === null ? null : w69(v);
 }
 
 /** @type {$Writer} */
-function w146(v) {
+function w154(v) {
   /** @type {any} */
   const o = {};
   o.method = "ping";
@@ -1481,12 +1497,12 @@ function w146(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w147(x);
+  if (x !== undefined) o.params = w155(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w148(v) {
+function w156(v) {
   /** @type {any} */
   const o = {};
   o.method = "getDiagnostics";
@@ -1501,12 +1517,12 @@ function w148(v) {
 }
 
 /** @type {$Writer} */
-function w150(v) {
+function w158(v) {
   return v === null ? null : w48(v);
 }
 
 /** @type {$Writer} */
-function w149(v) {
+function w157(v) {
   /** @type {any} */
   const o = {};
   o.method = "getAllDiagnostics";
@@ -1516,17 +1532,17 @@ function w149(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w150(x);
+  if (x !== undefined) o.params = w158(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w152(v) {
+function w160(v) {
   return v === null ? null : w50(v);
 }
 
 /** @type {$Writer} */
-function w151(v) {
+function w159(v) {
   /** @type {any} */
   const o = {};
   o.method = "getWorkspaceErrors";
@@ -1536,12 +1552,12 @@ function w151(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w152(x);
+  if (x !== undefined) o.params = w160(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w153(v) {
+function w161(v) {
   /** @type {any} */
   const o = {};
   o.method = "validateFile";
@@ -1556,7 +1572,7 @@ function w153(v) {
 }
 
 /** @type {$Writer} */
-function w154(v) {
+function w162(v) {
   /** @type {any} */
   const o = {};
   o.method = "getOpenFiles";
@@ -1566,12 +1582,12 @@ function w154(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w147(x);
+  if (x !== undefined) o.params = w155(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w155(v) {
+function w163(v) {
   /** @type {any} */
   const o = {};
   o.method = "getActiveFile";
@@ -1581,12 +1597,12 @@ function w155(v) {
   x = v.id;
   if (x !== undefined) o.id = w64(x);
   x = v.params;
-  if (x !== undefined) o.params = w147(x);
+  if (x !== undefined) o.params = w155(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w156(v) {
+function w164(v) {
   /** @type {any} */
   const o = {};
   o.method = "executeCommand";
@@ -1604,21 +1620,21 @@ function w156(v) {
 function w53(v) {
   switch (v.method) {
     case "ping":
-      return w146(v);
-    case "getDiagnostics":
-      return w148(v);
-    case "getAllDiagnostics":
-      return w149(v);
-    case "getWorkspaceErrors":
-      return w151(v);
-    case "validateFile":
-      return w153(v);
-    case "getOpenFiles":
       return w154(v);
-    case "getActiveFile":
-      return w155(v);
-    case "executeCommand":
+    case "getDiagnostics":
       return w156(v);
+    case "getAllDiagnostics":
+      return w157(v);
+    case "getWorkspaceErrors":
+      return w159(v);
+    case "validateFile":
+      return w161(v);
+    case "getOpenFiles":
+      return w162(v);
+    case "getActiveFile":
+      return w163(v);
+    case "executeCommand":
+      return w164(v);
   }
   return $.copy(v);
 }
@@ -1661,7 +1677,7 @@ function w56(v) {
 }
 
 /** @type {$Writer} */
-function w157(v) {
+function w165(v) {
   return $.writeArray(v, w56);
 }
 
@@ -1673,7 +1689,7 @@ function w57(v) {
   x = v.count;
   if (x !== undefined) o.count = x;
   x = v.files;
-  if (x !== undefined) o.files = w157(x);
+  if (x !== undefined) o.files = w165(x);
   return o;
 }
 
@@ -1792,17 +1808,17 @@ function w67(v) {
   x = v.languageId;
   if (x !== undefined) o.languageId = x;
   x = v.diagnostics;
-  if (x !== undefined) o.diagnostics = w136(x);
+  if (x !== undefined) o.diagnostics = w144(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w158(v) {
+function w166(v) {
   return $.writeMap(v, $.any);
 }
 
 /** @type {$Writer} */
-function w159(v) {
+function w167(v) {
   return $.writeArray(v, w43);
 }
 
@@ -1814,9 +1830,9 @@ function w68(v) {
   x = v.summary;
   if (x !== undefined) o.summary = w44(x);
   x = v.bySource;
-  if (x !== undefined) o.bySource = w158(x);
+  if (x !== undefined) o.bySource = w166(x);
   x = v.topErrorFiles;
-  if (x !== undefined) o.topErrorFiles = w159(x);
+  if (x !== undefined) o.topErrorFiles = w167(x);
   x = v.sources;
   if (x !== undefined) o.sources = x;
   return o;

@@ -167,18 +167,21 @@ export declare function array(
   errors: Violation[],
   where: Segment,
   item: Reader,
+  integers?: boolean,
 ): any;
 export declare function map(
   value: unknown,
   errors: Violation[],
   where: Segment,
   item: Reader,
+  integers?: boolean,
 ): any;
 export declare function tuple(
   value: unknown,
   errors: Violation[],
   where: Segment,
   items: readonly Reader[],
+  integers?: readonly number[],
 ): any;
 export declare function untagged(
   value: unknown,
@@ -193,6 +196,7 @@ export declare function faults(
   errors: Violation[],
   declared: readonly string[] | null,
   others: boolean,
+  integers?: readonly Segment[] | boolean,
 ): void;
 export declare function copy(value: any): any;
 export declare function writeArray(value: any, item: Writer): any;

@@ -170,7 +170,9 @@ function parse(text, read) {
 // value: a key given twice where a struct declares it, the others in every key, in a
 // declared field's value, in an array's items and a map's values, and anywhere inside
 // free-form JSON; what a struct skips (a key it does not declare) may hold them
-// (docs/typescript.md). `parse` reads the text a second time, only when a cheap test
+// (docs/typescript.md). A whole number written as a float (`1.0`, `1e2`) is a fault only
+// where serde reads a Rust integer (`strictInt`): the reader of its container names
+// those members (`integers`). `parse` reads the text a second time, only when a cheap test
 // says it may hold one, and marks each object and array that holds one (`FAULTS`);
 // each reader reports those of the members it keeps (`faults`).
 
@@ -180,7 +182,8 @@ function parse(text, read) {
  *
  * @typedef {object} Fault
  * @property {Segment} at
- * @property {"twice" | "string" | "number" | "key" | "deep"} kind
+ * @property {"twice" | "string" | "number" | "key" | "deep" | "float"} kind
+ * @property {string} [literal] the number as written, for a `float` fault
  */
 
 /**
@@ -198,6 +201,12 @@ const FAULTS = Symbol("symgen.faults");
 let marking = false;
 
 /**
+ * Whether any reading has marked a fault: a marked value kept from `parse…` (free-form
+ * data, such as a reply's) and decoded later by `decode…` reports its faults too.
+ */
+let marks = false;
+
+/**
  * How deep serde reads nested arrays and objects (the root one is level 1); what it
  * skips (a key a struct does not declare) may go deeper.
  */
@@ -211,9 +220,19 @@ const LONE_SURROGATE =
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /**
- * Whether `text` may hold a fault: a surrogate escape, a number
- * JSON.parse read as Infinity, an array or object past `MAX_DEPTH`, or more keys than
- * `value` has (a key given twice). Linear, and allocates nothing.
+ * A number written with an exponent, or with a fraction of zeros only: the text may
+ * hold a whole number written as a float (`1.0`, `2e3`). A string may match too; the
+ * second reading then finds nothing.
+ */
+const WHOLE_FLOAT = /[0-9][eE]|\.0+(?![0-9])|\.[0-9]*[eE]/;
+
+/** A number literal with a fraction or an exponent. */
+const FLOAT_SYNTAX = /[.eE]/;
+
+/**
+ * Whether `text` may hold a fault: a surrogate escape, a whole number written as a
+ * float, a number JSON.parse read as Infinity, an array or object past `MAX_DEPTH`, or
+ * more keys than `value` has (a key given twice). Linear, and allocates nothing.
  *
  * @param {string} text
  * @param {unknown} value
@@ -223,6 +242,7 @@ function mayHoldFaults(text, value) {
   // (A lone surrogate written as a code unit rather than an escape has no UTF-8 form:
   // no peer can send one, and a string that holds one is not looked for.)
   if (text.indexOf("\\u") !== -1 && SURROGATE_ESCAPE.test(text)) return true;
+  if (WHOLE_FLOAT.test(text)) return true;
   const keys = tally(value, 1);
   return keys < 0 || keys !== keysInText(text);
 }
@@ -319,6 +339,8 @@ function marked(text) {
   let at = 0;
   /** @type {Fault["kind"] | null} */
   let fault = null;
+  /** The literal of a `float` fault. */
+  let literal = "";
   /** The nesting level of the array or object being read (0 outside any). */
   let level = 0;
 
@@ -337,9 +359,15 @@ function marked(text) {
     }
     let end = at;
     while (end < text.length && !isDelimiter(text.charCodeAt(end))) end++;
-    const read = JSON.parse(text.slice(at, end));
+    const written = text.slice(at, end);
+    const read = JSON.parse(written);
     at = end;
-    if (typeof read === "number" && !Number.isFinite(read)) fault = "number";
+    if (typeof read !== "number") return read;
+    if (!Number.isFinite(read)) fault = "number";
+    else if (Number.isInteger(read) && FLOAT_SYNTAX.test(written)) {
+      fault = "float";
+      literal = written;
+    }
     return read;
   }
 
@@ -388,7 +416,7 @@ function marked(text) {
       while (text.charCodeAt(at) !== 58) at++;
       at++;
       const member = value();
-      if (fault !== null) found.push({ at: key, kind: fault });
+      if (fault !== null) found.push(noted(key, fault));
       if (Object.prototype.hasOwnProperty.call(out, key)) {
         found.push({ at: key, kind: "twice" });
       }
@@ -410,11 +438,24 @@ function marked(text) {
       space();
       if (text.charCodeAt(at) === 93) break;
       const item = value();
-      if (fault !== null) found.push({ at: out.length, kind: fault });
+      if (fault !== null) found.push(noted(out.length, fault));
       out.push(item);
       comma();
     }
     return close(out, found);
+  }
+
+  /**
+   * The fault of the member `at`.
+   *
+   * @param {Segment} member
+   * @param {Fault["kind"]} kind
+   * @returns {Fault}
+   */
+  function noted(member, kind) {
+    return kind === "float"
+      ? { at: member, kind, literal }
+      : { at: member, kind };
   }
 
   function space() {
@@ -444,7 +485,10 @@ function marked(text) {
   }
 
   const read = value();
-  const root = fault === null ? null : { at: null, kind: fault };
+  // A whole number written as a float at the root is not looked for: no container's
+  // reader names it (docs/typescript.md).
+  const root =
+    fault === null || fault === "float" ? null : { at: null, kind: fault };
   return { value: read, root };
 }
 
@@ -461,6 +505,7 @@ function isDelimiter(code) {
  * @param {Fault[]} found
  */
 function mark(container, found) {
+  marks = true;
   Object.defineProperty(container, FAULTS, { value: found, enumerable: false });
 }
 
@@ -504,6 +549,15 @@ function violation(fault, where) {
         rule: "too_deep",
         message: "nested deeper than " + MAX_DEPTH + " levels",
       };
+    case "float":
+      return {
+        pointer: segment(where),
+        rule: "wrong_type",
+        message:
+          "`" +
+          fault.literal +
+          "` is a float literal: an integer field takes an integer literal",
+      };
   }
 }
 
@@ -511,25 +565,32 @@ function violation(fault, where) {
  * Reports the faults of the members of the object or array `value` that its reader
  * keeps: a key that is not Unicode text always; a faulty value in a `declared` key
  * (every member, when `declared` is `null`) or, with `others`, in any key; a key given
- * twice only where declared (elsewhere the last value is taken, as by serde).
+ * twice only where declared (elsewhere the last value is taken, as by serde); a whole
+ * number written as a float only in the members that serde reads as a Rust integer,
+ * `integers` (every member when `true`).
  *
  * @param {any} value
  * @param {Violation[]} errors
  * @param {readonly string[] | null} declared
  * @param {boolean} others
+ * @param {readonly Segment[] | boolean} [integers]
  */
-function faults(value, errors, declared, others) {
-  if (!marking) return;
+function faults(value, errors, declared, others, integers = false) {
+  if (!marks) return;
   /** @type {Fault[] | undefined} */
   const found = value[FAULTS];
   if (found === undefined) return;
   for (const fault of found) {
     const kept =
-      fault.kind === "key" ||
-      (declared === null
-        ? fault.kind !== "twice"
-        : declared.includes(/** @type {string} */ (fault.at)) ||
-          (others && fault.kind !== "twice"));
+      fault.kind === "float"
+        ? integers === true ||
+          (integers !== false &&
+            integers.includes(/** @type {Segment} */ (fault.at)))
+        : fault.kind === "key" ||
+          (declared === null
+            ? fault.kind !== "twice"
+            : declared.includes(/** @type {string} */ (fault.at)) ||
+              (others && fault.kind !== "twice"));
     if (kept && errors.length < MAX_ERRORS) {
       errors.push(violation(fault, fault.at));
     }
@@ -925,12 +986,13 @@ function konst(value, errors, where, expected) {
  * @param {Violation[]} errors
  * @param {Segment} where
  * @param {Reader} item
+ * @param {boolean} [integers] whether serde reads each item as a Rust integer
  * @returns {any}
  */
-function array(value, errors, where, item) {
+function array(value, errors, where, item, integers = false) {
   if (!Array.isArray(value)) return wrongType(errors, value, where, "an array");
   const from = errors.length;
-  faults(value, errors, null, true);
+  faults(value, errors, null, true, integers);
   const out = new Array(value.length);
   for (let i = 0; i < value.length; i++) {
     out[i] = item(value[i], errors, i);
@@ -945,12 +1007,13 @@ function array(value, errors, where, item) {
  * @param {Violation[]} errors
  * @param {Segment} where
  * @param {Reader} item
+ * @param {boolean} [integers] whether serde reads each value as a Rust integer
  * @returns {any}
  */
-function map(value, errors, where, item) {
+function map(value, errors, where, item, integers = false) {
   if (!isObject(value)) return wrongType(errors, value, where, "an object");
   const from = errors.length;
-  faults(value, errors, null, true);
+  faults(value, errors, null, true, integers);
   /** @type {Record<string, any>} */
   const out = {};
   for (const key of Object.keys(value)) {
@@ -966,9 +1029,10 @@ function map(value, errors, where, item) {
  * @param {Violation[]} errors
  * @param {Segment} where
  * @param {readonly Reader[]} items
+ * @param {readonly number[]} [integers] the items serde reads as a Rust integer
  * @returns {any}
  */
-function tuple(value, errors, where, items) {
+function tuple(value, errors, where, items, integers = []) {
   if (!Array.isArray(value)) return wrongType(errors, value, where, "an array");
   if (value.length !== items.length) {
     const message =
@@ -976,7 +1040,7 @@ function tuple(value, errors, where, items) {
     return fail(errors, where, "out_of_range", message);
   }
   const from = errors.length;
-  faults(value, errors, null, true);
+  faults(value, errors, null, true, integers);
   const out = items.map((item, i) => item(value[i], errors, i));
   at(errors, from, where);
   return out;

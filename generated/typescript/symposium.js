@@ -73,13 +73,15 @@ const c84 = [
   "responses",
 ];
 
-const c85 = ["insight", "question", "todo", "fixme"];
+const c85 = ["line_number"];
 
-const c86 = ["request_changes", "checkpoint", "return"];
+const c86 = ["insight", "question", "todo", "fixme"];
 
-const c87 = ["project_path", "taskspace_uuid"];
+const c87 = ["request_changes", "checkpoint", "return"];
 
-const c90 = [
+const c88 = ["project_path", "taskspace_uuid"];
+
+const c91 = [
   "header",
   "old_start",
   "old_lines",
@@ -88,19 +90,25 @@ const c90 = [
   "lines",
 ];
 
-const c91 = ["line_type", "content", "old_line_number", "new_line_number"];
+const c92 = ["old_start", "old_lines", "new_start", "new_lines"];
 
-const c92 = ["Added", "Removed", "Context"];
+const c93 = ["line_type", "content", "old_line_number", "new_line_number"];
 
-const c94 = ["path", "status", "additions", "deletions", "hunks"];
+const c94 = ["old_line_number", "new_line_number"];
 
-const c95 = ["line", "column"];
+const c95 = ["Added", "Removed", "Context"];
 
-const c96 = ["path", "start", "end", "content"];
+const c97 = ["path", "status", "additions", "deletions", "hunks"];
 
-const c97 = ["symbol"];
+const c98 = ["additions", "deletions"];
 
-const c98 = [
+const c99 = ["line", "column"];
+
+const c100 = ["path", "start", "end", "content"];
+
+const c101 = ["symbol"];
+
+const c102 = [
   "selectedText",
   "filePath",
   "startLine",
@@ -113,11 +121,13 @@ const c98 = [
   "message",
 ];
 
-const c99 = ["taskspaceUuid"];
+const c103 = ["startLine", "startColumn", "endLine", "endColumn", "lineNumber"];
 
-const c101 = ["type", "id", "sender", "payload"];
+const c104 = ["taskspaceUuid"];
 
-const c126 = [
+const c106 = ["type", "id", "sender", "payload"];
+
+const c131 = [
   "response",
   "marco",
   "polo",
@@ -144,37 +154,39 @@ const c126 = [
   "present_review",
 ];
 
-const c127 = ["debug", "info", "warn", "error"];
+const c132 = ["debug", "info", "warn", "error"];
 
-const c128 = ["level", "message"];
+const c133 = ["level", "message"];
 
-const c129 = ["project_path", "taskspace_uuid", "message", "category"];
+const c134 = ["project_path", "taskspace_uuid", "message", "category"];
 
-const c130 = ["workingDirectory", "taskspaceUuid", "shellPid"];
+const c135 = ["workingDirectory", "taskspaceUuid", "shellPid"];
 
-const c131 = ["baseUri", "base_uri"];
+const c136 = ["shellPid"];
 
-const c132 = ["update-section", "UpdateSection"];
+const c137 = ["baseUri", "base_uri"];
 
-const c133 = ["content", "mode", "section", "baseUri", "base_uri"];
+const c138 = ["update-section", "UpdateSection"];
 
-const c134 = ["content", "baseUri", "base_uri"];
+const c139 = ["content", "mode", "section", "baseUri", "base_uri"];
 
-const c135 = ["info", "warn", "error", "milestone", "question"];
+const c140 = ["content", "baseUri", "base_uri"];
 
-const c136 = ["window_title", "taskspace_uuid"];
+const c141 = ["info", "warn", "error", "milestone", "question"];
 
-const c137 = ["success"];
+const c142 = ["window_title", "taskspace_uuid"];
 
-const c138 = ["name", "symbol_name"];
+const c143 = ["success"];
 
-const c139 = ["success", "error", "data"];
+const c144 = ["name", "symbol_name"];
 
-const c140 = ["replace", "update-section", "append"];
+const c145 = ["success", "error", "data"];
 
-const c141 = ["project_path", "taskspace_uuid", "message"];
+const c146 = ["replace", "update-section", "append"];
 
-const c142 = [
+const c147 = ["project_path", "taskspace_uuid", "message"];
+
+const c148 = [
   "project_path",
   "taskspace_uuid",
   "name",
@@ -183,13 +195,13 @@ const c142 = [
   "collaborator",
 ];
 
-const c143 = ["newTaskspaceUuid", "new_taskspace_uuid"];
+const c149 = ["newTaskspaceUuid", "new_taskspace_uuid"];
 
-const c144 = ["key", "value"];
+const c150 = ["key", "value"];
 
-const c145 = ["name", "kind", "definedAt"];
+const c151 = ["name", "kind", "definedAt"];
 
-const c148 = [
+const c154 = [
   "review_id",
   "title",
   "description",
@@ -199,11 +211,11 @@ const c148 = [
   "status",
 ];
 
-const c149 = ["taskspace_uuid"];
+const c155 = ["taskspace_uuid"];
 
-const c151 = ["agentCommand", "shouldLaunch"];
+const c157 = ["agentCommand", "shouldLaunch"];
 
-const c152 = [
+const c158 = [
   "project_path",
   "taskspace_uuid",
   "name",
@@ -211,7 +223,7 @@ const c152 = [
   "collaborator",
 ];
 
-const c153 = [
+const c159 = [
   "name",
   "description",
   "initial_prompt",
@@ -219,7 +231,7 @@ const c153 = [
   "collaborator",
 ];
 
-const c155 = [
+const c161 = [
   "feedback_type",
   "review_id",
   "comment_text",
@@ -228,16 +240,16 @@ const c155 = [
   "context_lines",
 ];
 
-const c157 = [
+const c163 = [
   "feedback_type",
   "review_id",
   "completion_action",
   "additional_notes",
 ];
 
-const c158 = ["comment", "complete_review"];
+const c164 = ["comment", "complete_review"];
 
-const c159 = ["author", "content", "timestamp"];
+const c165 = ["author", "content", "timestamp"];
 
 /** @type {$Reader} */
 function r1(v, e, s) {
@@ -277,7 +289,7 @@ function r83(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c84, false);
+  $.faults(v, e, c84, false, c85);
   /** @type {any} */
   const o = {};
   let x;
@@ -318,7 +330,7 @@ function r4(v, e, s) {
     case "Fixme":
       return "fixme";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c85);
+  return $.oneOf(e, v, s, "unknown_enum_value", c86);
 }
 
 /** @type {$Reader} */
@@ -331,14 +343,14 @@ function r5(v, e, s) {
     case "return":
       return "return";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c86);
+  return $.oneOf(e, v, s, "unknown_enum_value", c87);
 }
 
 /** @type {$Reader} */
 function r6(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c87, false);
+  $.faults(v, e, c88, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -353,12 +365,12 @@ function r6(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r88(v, e, s) {
+function r89(v, e, s) {
   return $.strictInt(v, e, s, 0, 4294967295);
 }
 
 /** @type {$Reader} */
-function r89(v, e, s) {
+function r90(v, e, s) {
   return $.array(v, e, s, r8);
 }
 
@@ -366,7 +378,7 @@ function r89(v, e, s) {
 function r7(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c90, false);
+  $.faults(v, e, c91, false, c92);
   /** @type {any} */
   const o = {};
   let x;
@@ -375,19 +387,19 @@ function r7(v, e, s) {
   else o.header = $.str(x, e, "header");
   x = v.old_start;
   if (x == null) $.missing(e, x, "old_start");
-  else o.old_start = r88(x, e, "old_start");
+  else o.old_start = r89(x, e, "old_start");
   x = v.old_lines;
   if (x == null) $.missing(e, x, "old_lines");
-  else o.old_lines = r88(x, e, "old_lines");
+  else o.old_lines = r89(x, e, "old_lines");
   x = v.new_start;
   if (x == null) $.missing(e, x, "new_start");
-  else o.new_start = r88(x, e, "new_start");
+  else o.new_start = r89(x, e, "new_start");
   x = v.new_lines;
   if (x == null) $.missing(e, x, "new_lines");
-  else o.new_lines = r88(x, e, "new_lines");
+  else o.new_lines = r89(x, e, "new_lines");
   x = v.lines;
   if (x == null) $.missing(e, x, "lines");
-  else o.lines = r89(x, e, "lines");
+  else o.lines = r90(x, e, "lines");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -396,7 +408,7 @@ function r7(v, e, s) {
 function r8(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c91, false);
+  $.faults(v, e, c93, false, c94);
   /** @type {any} */
   const o = {};
   let x;
@@ -407,9 +419,9 @@ function r8(v, e, s) {
   if (x == null) $.missing(e, x, "content");
   else o.content = $.str(x, e, "content");
   x = v.old_line_number;
-  if (x != null) o.old_line_number = r88(x, e, "old_line_number");
+  if (x != null) o.old_line_number = r89(x, e, "old_line_number");
   x = v.new_line_number;
-  if (x != null) o.new_line_number = r88(x, e, "new_line_number");
+  if (x != null) o.new_line_number = r89(x, e, "new_line_number");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -424,7 +436,7 @@ function r9(v, e, s) {
     case "Context":
       return "Context";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c92);
+  return $.oneOf(e, v, s, "unknown_enum_value", c95);
 }
 
 /** @type {$Reader} */
@@ -439,7 +451,7 @@ function r10(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r93(v, e, s) {
+function r96(v, e, s) {
   return $.array(v, e, s, r7);
 }
 
@@ -447,7 +459,7 @@ function r93(v, e, s) {
 function r11(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c94, false);
+  $.faults(v, e, c97, false, c98);
   /** @type {any} */
   const o = {};
   let x;
@@ -459,13 +471,13 @@ function r11(v, e, s) {
   else o.status = r2(x, e, "status");
   x = v.additions;
   if (x == null) $.missing(e, x, "additions");
-  else o.additions = r88(x, e, "additions");
+  else o.additions = r89(x, e, "additions");
   x = v.deletions;
   if (x == null) $.missing(e, x, "deletions");
-  else o.deletions = r88(x, e, "deletions");
+  else o.deletions = r89(x, e, "deletions");
   x = v.hunks;
   if (x == null) $.missing(e, x, "hunks");
-  else o.hunks = r93(x, e, "hunks");
+  else o.hunks = r96(x, e, "hunks");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -474,7 +486,7 @@ function r11(v, e, s) {
 function r12(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c95, false);
+  $.faults(v, e, c99, false, c99);
   /** @type {any} */
   const o = {};
   let x;
@@ -492,7 +504,7 @@ function r12(v, e, s) {
 function r13(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c96, false);
+  $.faults(v, e, c100, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -515,7 +527,7 @@ function r13(v, e, s) {
 function r14(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c97, false);
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -530,7 +542,7 @@ function r14(v, e, s) {
 function r15(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c98, false);
+  $.faults(v, e, c102, false, c103);
   /** @type {any} */
   const o = {};
   let x;
@@ -562,7 +574,7 @@ function r15(v, e, s) {
 function r16(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c99, false);
+  $.faults(v, e, c104, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -574,9 +586,9 @@ function r16(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r100(v, e, s) {
+function r105(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -595,9 +607,9 @@ function r100(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r102(v, e, s) {
+function r107(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "marco";
@@ -616,9 +628,9 @@ function r102(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r103(v, e, s) {
+function r108(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "polo";
@@ -637,9 +649,9 @@ function r103(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r104(v, e, s) {
+function r109(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "goodbye";
@@ -658,9 +670,9 @@ function r104(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r105(v, e, s) {
+function r110(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "store_reference";
@@ -679,9 +691,9 @@ function r105(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r106(v, e, s) {
+function r111(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "get_selection";
@@ -700,9 +712,9 @@ function r106(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r107(v, e, s) {
+function r112(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "present_walkthrough";
@@ -721,9 +733,9 @@ function r107(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r108(v, e, s) {
+function r113(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "log";
@@ -742,9 +754,9 @@ function r108(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r109(v, e, s) {
+function r114(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "reload_window";
@@ -763,9 +775,9 @@ function r109(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r110(v, e, s) {
+function r115(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "resolve_symbol_by_name";
@@ -784,9 +796,9 @@ function r110(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r111(v, e, s) {
+function r116(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "find_all_references";
@@ -805,9 +817,9 @@ function r111(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r112(v, e, s) {
+function r117(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "create_synthetic_pr";
@@ -826,9 +838,9 @@ function r112(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r113(v, e, s) {
+function r118(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "update_synthetic_pr";
@@ -847,9 +859,9 @@ function r113(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r114(v, e, s) {
+function r119(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "user_feedback";
@@ -868,9 +880,9 @@ function r114(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r115(v, e, s) {
+function r120(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "spawn_taskspace";
@@ -889,9 +901,9 @@ function r115(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r116(v, e, s) {
+function r121(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "log_progress";
@@ -910,9 +922,9 @@ function r116(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r117(v, e, s) {
+function r122(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "signal_user";
@@ -931,9 +943,9 @@ function r117(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r118(v, e, s) {
+function r123(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "update_taskspace";
@@ -952,9 +964,9 @@ function r118(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r119(v, e, s) {
+function r124(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -973,9 +985,9 @@ function r119(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r120(v, e, s) {
+function r125(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "get_taskspace_state";
@@ -994,9 +1006,9 @@ function r120(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r121(v, e, s) {
+function r126(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "delete_taskspace";
@@ -1015,9 +1027,9 @@ function r121(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r122(v, e, s) {
+function r127(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "taskspace_roll_call";
@@ -1036,9 +1048,9 @@ function r122(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r123(v, e, s) {
+function r128(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = k0;
@@ -1057,9 +1069,9 @@ function r123(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r124(v, e, s) {
+function r129(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "present_review";
@@ -1078,7 +1090,7 @@ function r124(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r125(v, e, s) {
+function r130(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -1099,56 +1111,56 @@ function r17(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.type) {
     case "response":
-      return r100(v, e, s);
-    case "marco":
-      return r102(v, e, s);
-    case "polo":
-      return r103(v, e, s);
-    case "goodbye":
-      return r104(v, e, s);
-    case "store_reference":
       return r105(v, e, s);
-    case "get_selection":
-      return r106(v, e, s);
-    case "present_walkthrough":
+    case "marco":
       return r107(v, e, s);
-    case "log":
+    case "polo":
       return r108(v, e, s);
-    case "reload_window":
+    case "goodbye":
       return r109(v, e, s);
-    case "resolve_symbol_by_name":
+    case "store_reference":
       return r110(v, e, s);
-    case "find_all_references":
+    case "get_selection":
       return r111(v, e, s);
-    case "create_synthetic_pr":
+    case "present_walkthrough":
       return r112(v, e, s);
-    case "update_synthetic_pr":
+    case "log":
       return r113(v, e, s);
-    case "user_feedback":
+    case "reload_window":
       return r114(v, e, s);
-    case "spawn_taskspace":
+    case "resolve_symbol_by_name":
       return r115(v, e, s);
-    case "log_progress":
+    case "find_all_references":
       return r116(v, e, s);
-    case "signal_user":
+    case "create_synthetic_pr":
       return r117(v, e, s);
-    case "update_taskspace":
+    case "update_synthetic_pr":
       return r118(v, e, s);
-    case "taskspace_state":
+    case "user_feedback":
       return r119(v, e, s);
-    case "get_taskspace_state":
+    case "spawn_taskspace":
       return r120(v, e, s);
-    case "delete_taskspace":
+    case "log_progress":
       return r121(v, e, s);
-    case "taskspace_roll_call":
+    case "signal_user":
       return r122(v, e, s);
-    case k0:
+    case "update_taskspace":
       return r123(v, e, s);
-    case "present_review":
+    case "taskspace_state":
       return r124(v, e, s);
+    case "get_taskspace_state":
+      return r125(v, e, s);
+    case "delete_taskspace":
+      return r126(v, e, s);
+    case "taskspace_roll_call":
+      return r127(v, e, s);
+    case k0:
+      return r128(v, e, s);
+    case "present_review":
+      return r129(v, e, s);
   }
-  if (typeof v.type === "string") return r125(v, e, s);
-  return $.tag(e, v, s, "type", c126);
+  if (typeof v.type === "string") return r130(v, e, s);
+  return $.tag(e, v, s, "type", c131);
 }
 
 /** @type {$Reader} */
@@ -1163,14 +1175,14 @@ function r18(v, e, s) {
     case "error":
       return "error";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c127);
+  return $.oneOf(e, v, s, "unknown_enum_value", c132);
 }
 
 /** @type {$Reader} */
 function r19(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c128, false);
+  $.faults(v, e, c133, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1188,7 +1200,7 @@ function r19(v, e, s) {
 function r20(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c129, false);
+  $.faults(v, e, c134, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1212,7 +1224,7 @@ function r20(v, e, s) {
 function r21(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c130, false);
+  $.faults(v, e, c135, false, c136);
   /** @type {any} */
   const o = {};
   let x;
@@ -1222,7 +1234,7 @@ function r21(v, e, s) {
   x = v.taskspaceUuid;
   if (x != null) o.taskspaceUuid = $.str(x, e, "taskspaceUuid");
   x = v.shellPid;
-  if (x != null) o.shellPid = r88(x, e, "shellPid");
+  if (x != null) o.shellPid = r89(x, e, "shellPid");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1231,7 +1243,7 @@ function r21(v, e, s) {
 function r22(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c133, false);
+  $.faults(v, e, c139, false);
   /** @type {any} */
   const o = {};
   let k;
@@ -1244,10 +1256,10 @@ function r22(v, e, s) {
   else o.mode = r29(x, e, "mode");
   x = v.section;
   if (x != null) o.section = $.str(x, e, "section");
-  k = $.which(v, e, c131);
+  k = $.which(v, e, c137);
   x = $.own(v, k);
   if (x != null) o.baseUri = $.str(x, e, k);
-  $.requiredWhen(o, e, "section", "mode", c132);
+  $.requiredWhen(o, e, "section", "mode", c138);
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1256,7 +1268,7 @@ function r22(v, e, s) {
 function r23(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c134, false);
+  $.faults(v, e, c140, false);
   /** @type {any} */
   const o = {};
   let k;
@@ -1264,7 +1276,7 @@ function r23(v, e, s) {
   x = v.content;
   if (x == null) $.missing(e, x, "content");
   else o.content = $.str(x, e, "content");
-  k = $.which(v, e, c131);
+  k = $.which(v, e, c137);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.baseUri = $.str(x, e, k);
@@ -1286,14 +1298,14 @@ function r24(v, e, s) {
     case "question":
       return "question";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c135);
+  return $.oneOf(e, v, s, "unknown_enum_value", c141);
 }
 
 /** @type {$Reader} */
 function r25(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c136, false);
+  $.faults(v, e, c142, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1311,7 +1323,7 @@ function r25(v, e, s) {
 function r26(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c137, false);
+  $.faults(v, e, c143, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1326,12 +1338,12 @@ function r26(v, e, s) {
 function r27(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c138, false);
+  $.faults(v, e, c144, false);
   /** @type {any} */
   const o = {};
   let k;
   let x;
-  k = $.which(v, e, c138);
+  k = $.which(v, e, c144);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.name = $.str(x, e, k);
@@ -1343,7 +1355,7 @@ function r27(v, e, s) {
 function r28(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c139, false);
+  $.faults(v, e, c145, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1371,14 +1383,14 @@ function r29(v, e, s) {
     case "Append":
       return "append";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c140);
+  return $.oneOf(e, v, s, "unknown_enum_value", c146);
 }
 
 /** @type {$Reader} */
 function r30(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c141, false);
+  $.faults(v, e, c147, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1399,7 +1411,7 @@ function r30(v, e, s) {
 function r31(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c142, false);
+  $.faults(v, e, c148, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1428,12 +1440,12 @@ function r31(v, e, s) {
 function r32(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c143, false);
+  $.faults(v, e, c149, false);
   /** @type {any} */
   const o = {};
   let k;
   let x;
-  k = $.which(v, e, c143);
+  k = $.which(v, e, c149);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.newTaskspaceUuid = $.str(x, e, k);
@@ -1445,7 +1457,7 @@ function r32(v, e, s) {
 function r33(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c144, false);
+  $.faults(v, e, c150, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1463,7 +1475,7 @@ function r33(v, e, s) {
 function r34(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c145, false);
+  $.faults(v, e, c151, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1480,12 +1492,12 @@ function r34(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r146(v, e, s) {
+function r152(v, e, s) {
   return $.array(v, e, s, r11);
 }
 
 /** @type {$Reader} */
-function r147(v, e, s) {
+function r153(v, e, s) {
   return $.array(v, e, s, r3);
 }
 
@@ -1493,7 +1505,7 @@ function r147(v, e, s) {
 function r35(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c148, false);
+  $.faults(v, e, c154, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1511,10 +1523,10 @@ function r35(v, e, s) {
   else o.commit_range = $.str(x, e, "commit_range");
   x = v.files_changed;
   if (x == null) $.missing(e, x, "files_changed");
-  else o.files_changed = r146(x, e, "files_changed");
+  else o.files_changed = r152(x, e, "files_changed");
   x = v.comment_threads;
   if (x == null) $.missing(e, x, "comment_threads");
-  else o.comment_threads = r147(x, e, "comment_threads");
+  else o.comment_threads = r153(x, e, "comment_threads");
   x = v.status;
   if (x == null) $.missing(e, x, "status");
   else o.status = $.str(x, e, "status");
@@ -1526,7 +1538,7 @@ function r35(v, e, s) {
 function r36(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c149, false);
+  $.faults(v, e, c155, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1538,7 +1550,7 @@ function r36(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r150(v, e, s) {
+function r156(v, e, s) {
   return $.array(v, e, s, $.str);
 }
 
@@ -1546,13 +1558,13 @@ function r150(v, e, s) {
 function r37(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c151, false);
+  $.faults(v, e, c157, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.agentCommand;
   if (x == null) $.missing(e, x, "agentCommand");
-  else o.agentCommand = r150(x, e, "agentCommand");
+  else o.agentCommand = r156(x, e, "agentCommand");
   x = v.shouldLaunch;
   if (x == null) $.missing(e, x, "shouldLaunch");
   else o.shouldLaunch = $.bool(x, e, "shouldLaunch");
@@ -1564,7 +1576,7 @@ function r37(v, e, s) {
 function r38(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c152, false);
+  $.faults(v, e, c158, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1588,7 +1600,7 @@ function r38(v, e, s) {
 function r39(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c153, false);
+  $.faults(v, e, c159, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1599,7 +1611,7 @@ function r39(v, e, s) {
   x = v.initial_prompt;
   if (x != null) o.initial_prompt = $.str(x, e, "initial_prompt");
   x = v.agent_command;
-  if (x != null) o.agent_command = r150(x, e, "agent_command");
+  if (x != null) o.agent_command = r156(x, e, "agent_command");
   x = v.collaborator;
   if (x != null) o.collaborator = $.str(x, e, "collaborator");
   if (e.length !== n) $.at(e, n, s);
@@ -1610,7 +1622,7 @@ function r39(v, e, s) {
 function r40(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c152, false);
+  $.faults(v, e, c158, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1633,9 +1645,9 @@ function r40(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r154(v, e, s) {
+function r160(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c155, false);
+  $.faults(v, e, c161, false, c85);
   /** @type {any} */
   const o = {};
   o.feedback_type = "comment";
@@ -1651,15 +1663,15 @@ function r154(v, e, s) {
   x = v.line_number;
   if (x != null) o.line_number = r82(x, e, "line_number");
   x = v.context_lines;
-  if (x != null) o.context_lines = r150(x, e, "context_lines");
+  if (x != null) o.context_lines = r156(x, e, "context_lines");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r156(v, e, s) {
+function r162(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c157, false);
+  $.faults(v, e, c163, false);
   /** @type {any} */
   const o = {};
   o.feedback_type = "complete_review";
@@ -1681,18 +1693,18 @@ function r41(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.feedback_type) {
     case "comment":
-      return r154(v, e, s);
+      return r160(v, e, s);
     case "complete_review":
-      return r156(v, e, s);
+      return r162(v, e, s);
   }
-  return $.tag(e, v, s, "feedback_type", c158);
+  return $.tag(e, v, s, "feedback_type", c164);
 }
 
 /** @type {$Reader} */
 function r42(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c159, false);
+  $.faults(v, e, c165, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1717,13 +1729,13 @@ function w43(v) {
 }
 
 /** @type {$Writer} */
-function w160(v) {
+function w166(v) {
   return $.writeArray(v, w79);
 }
 
 /** @type {$Writer} */
-function w161(v) {
-  return v === null ? null : w160(v);
+function w167(v) {
+  return v === null ? null : w166(v);
 }
 
 /** @type {$Writer} */
@@ -1742,7 +1754,7 @@ function w44(v) {
   x = v.content;
   if (x !== undefined) o.content = x;
   x = v.responses;
-  if (x !== undefined) o.responses = w161(x);
+  if (x !== undefined) o.responses = w167(x);
   return o;
 }
 
@@ -1774,7 +1786,7 @@ function w46(v) {
 }
 
 /** @type {$Writer} */
-function w162(v) {
+function w168(v) {
   return $.writeArray(v, w48);
 }
 
@@ -1794,7 +1806,7 @@ function w47(v) {
   x = v.new_lines;
   if (x !== undefined) o.new_lines = x;
   x = v.lines;
-  if (x !== undefined) o.lines = w162(x);
+  if (x !== undefined) o.lines = w168(x);
   return o;
 }
 
@@ -1822,7 +1834,7 @@ function w49(v) {
 }
 
 /** @type {$Writer} */
-function w163(v) {
+function w169(v) {
   return $.writeArray(v, w47);
 }
 
@@ -1840,7 +1852,7 @@ function w50(v) {
   x = v.deletions;
   if (x !== undefined) o.deletions = x;
   x = v.hunks;
-  if (x !== undefined) o.hunks = w163(x);
+  if (x !== undefined) o.hunks = w169(x);
   return o;
 }
 
@@ -1921,7 +1933,7 @@ function w55(v) {
 }
 
 /** @type {$Writer} */
-function w164(v) {
+function w170(v) {
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -1936,12 +1948,12 @@ function w164(v) {
 }
 
 /** @type {$Writer} */
-function w166(v) {
+function w172(v) {
   return v === null ? null : w49(v);
 }
 
 /** @type {$Writer} */
-function w165(v) {
+function w171(v) {
   /** @type {any} */
   const o = {};
   o.type = "marco";
@@ -1951,12 +1963,12 @@ function w165(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w167(v) {
+function w173(v) {
   /** @type {any} */
   const o = {};
   o.type = "polo";
@@ -1966,12 +1978,12 @@ function w167(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w168(v) {
+function w174(v) {
   /** @type {any} */
   const o = {};
   o.type = "goodbye";
@@ -1981,12 +1993,12 @@ function w168(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w169(v) {
+function w175(v) {
   /** @type {any} */
   const o = {};
   o.type = "store_reference";
@@ -2001,7 +2013,7 @@ function w169(v) {
 }
 
 /** @type {$Writer} */
-function w170(v) {
+function w176(v) {
   /** @type {any} */
   const o = {};
   o.type = "get_selection";
@@ -2011,12 +2023,12 @@ function w170(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w171(v) {
+function w177(v) {
   /** @type {any} */
   const o = {};
   o.type = "present_walkthrough";
@@ -2031,7 +2043,7 @@ function w171(v) {
 }
 
 /** @type {$Writer} */
-function w172(v) {
+function w178(v) {
   /** @type {any} */
   const o = {};
   o.type = "log";
@@ -2046,7 +2058,7 @@ function w172(v) {
 }
 
 /** @type {$Writer} */
-function w173(v) {
+function w179(v) {
   /** @type {any} */
   const o = {};
   o.type = "reload_window";
@@ -2056,12 +2068,12 @@ function w173(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w174(v) {
+function w180(v) {
   /** @type {any} */
   const o = {};
   o.type = "resolve_symbol_by_name";
@@ -2076,7 +2088,7 @@ function w174(v) {
 }
 
 /** @type {$Writer} */
-function w175(v) {
+function w181(v) {
   /** @type {any} */
   const o = {};
   o.type = "find_all_references";
@@ -2091,7 +2103,7 @@ function w175(v) {
 }
 
 /** @type {$Writer} */
-function w176(v) {
+function w182(v) {
   /** @type {any} */
   const o = {};
   o.type = "create_synthetic_pr";
@@ -2106,7 +2118,7 @@ function w176(v) {
 }
 
 /** @type {$Writer} */
-function w177(v) {
+function w183(v) {
   /** @type {any} */
   const o = {};
   o.type = "update_synthetic_pr";
@@ -2121,7 +2133,7 @@ function w177(v) {
 }
 
 /** @type {$Writer} */
-function w178(v) {
+function w184(v) {
   /** @type {any} */
   const o = {};
   o.type = "user_feedback";
@@ -2136,7 +2148,7 @@ function w178(v) {
 }
 
 /** @type {$Writer} */
-function w179(v) {
+function w185(v) {
   /** @type {any} */
   const o = {};
   o.type = "spawn_taskspace";
@@ -2151,7 +2163,7 @@ function w179(v) {
 }
 
 /** @type {$Writer} */
-function w180(v) {
+function w186(v) {
   /** @type {any} */
   const o = {};
   o.type = "log_progress";
@@ -2166,7 +2178,7 @@ function w180(v) {
 }
 
 /** @type {$Writer} */
-function w181(v) {
+function w187(v) {
   /** @type {any} */
   const o = {};
   o.type = "signal_user";
@@ -2181,7 +2193,7 @@ function w181(v) {
 }
 
 /** @type {$Writer} */
-function w182(v) {
+function w188(v) {
   /** @type {any} */
   const o = {};
   o.type = "update_taskspace";
@@ -2196,7 +2208,7 @@ function w182(v) {
 }
 
 /** @type {$Writer} */
-function w183(v) {
+function w189(v) {
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -2211,7 +2223,7 @@ function w183(v) {
 }
 
 /** @type {$Writer} */
-function w184(v) {
+function w190(v) {
   /** @type {any} */
   const o = {};
   o.type = "get_taskspace_state";
@@ -2226,7 +2238,7 @@ function w184(v) {
 }
 
 /** @type {$Writer} */
-function w185(v) {
+function w191(v) {
   /** @type {any} */
   const o = {};
   o.type = "delete_taskspace";
@@ -2241,7 +2253,7 @@ function w185(v) {
 }
 
 /** @type {$Writer} */
-function w186(v) {
+function w192(v) {
   /** @type {any} */
   const o = {};
   o.type = "taskspace_roll_call";
@@ -2256,7 +2268,7 @@ function w186(v) {
 }
 
 /** @type {$Writer} */
-function w187(v) {
+function w193(v) {
   /** @type {any} */
   const o = {};
   o.type = k0;
@@ -2271,7 +2283,7 @@ function w187(v) {
 }
 
 /** @type {$Writer} */
-function w188(v) {
+function w194(v) {
   /** @type {any} */
   const o = {};
   o.type = "present_review";
@@ -2289,53 +2301,53 @@ function w188(v) {
 function w56(v) {
   switch (v.type) {
     case "response":
-      return w164(v);
-    case "marco":
-      return w165(v);
-    case "polo":
-      return w167(v);
-    case "goodbye":
-      return w168(v);
-    case "store_reference":
-      return w169(v);
-    case "get_selection":
       return w170(v);
-    case "present_walkthrough":
+    case "marco":
       return w171(v);
-    case "log":
-      return w172(v);
-    case "reload_window":
+    case "polo":
       return w173(v);
-    case "resolve_symbol_by_name":
+    case "goodbye":
       return w174(v);
-    case "find_all_references":
+    case "store_reference":
       return w175(v);
-    case "create_synthetic_pr":
+    case "get_selection":
       return w176(v);
-    case "update_synthetic_pr":
+    case "present_walkthrough":
       return w177(v);
-    case "user_feedback":
+    case "log":
       return w178(v);
-    case "spawn_taskspace":
+    case "reload_window":
       return w179(v);
-    case "log_progress":
+    case "resolve_symbol_by_name":
       return w180(v);
-    case "signal_user":
+    case "find_all_references":
       return w181(v);
-    case "update_taskspace":
+    case "create_synthetic_pr":
       return w182(v);
-    case "taskspace_state":
+    case "update_synthetic_pr":
       return w183(v);
-    case "get_taskspace_state":
+    case "user_feedback":
       return w184(v);
-    case "delete_taskspace":
+    case "spawn_taskspace":
       return w185(v);
-    case "taskspace_roll_call":
+    case "log_progress":
       return w186(v);
-    case k0:
+    case "signal_user":
       return w187(v);
-    case "present_review":
+    case "update_taskspace":
       return w188(v);
+    case "taskspace_state":
+      return w189(v);
+    case "get_taskspace_state":
+      return w190(v);
+    case "delete_taskspace":
+      return w191(v);
+    case "taskspace_roll_call":
+      return w192(v);
+    case k0:
+      return w193(v);
+    case "present_review":
+      return w194(v);
   }
   return $.copy(v);
 }
@@ -2393,7 +2405,7 @@ function w60(v) {
   if (x !== undefined) o.mode = w66(x);
   x = v.section;
   if (x !== undefined) o.section = x;
-  x = $.own(v, $.which(v, [], c131));
+  x = $.own(v, $.which(v, [], c137));
   if (x !== undefined) o.baseUri = x;
   return o;
 }
@@ -2405,7 +2417,7 @@ function w61(v) {
   let x;
   x = v.content;
   if (x !== undefined) o.content = x;
-  x = $.own(v, $.which(v, [], c131));
+  x = $.own(v, $.which(v, [], c137));
   if (x !== undefined) o.baseUri = x;
   return o;
 }
@@ -2437,7 +2449,7 @@ function w64(v) {
   /** @type {any} */
   const o = {};
   let x;
-  x = $.own(v, $.which(v, [], c138));
+  x = $.own(v, $.which(v, [], c144));
   if (x !== undefined) o.name = x;
   return o;
 }
@@ -2508,7 +2520,7 @@ function w69(v) {
   /** @type {any} */
   const o = {};
   let x;
-  x = $.own(v, $.which(v, [], c143));
+  x = $.own(v, $.which(v, [], c149));
   if (x !== undefined) o.newTaskspaceUuid = x;
   return o;
 }
@@ -2540,12 +2552,12 @@ function w71(v) {
 }
 
 /** @type {$Writer} */
-function w189(v) {
+function w195(v) {
   return $.writeArray(v, w50);
 }
 
 /** @type {$Writer} */
-function w190(v) {
+function w196(v) {
   return $.writeArray(v, w44);
 }
 
@@ -2563,9 +2575,9 @@ function w72(v) {
   x = v.commit_range;
   if (x !== undefined) o.commit_range = x;
   x = v.files_changed;
-  if (x !== undefined) o.files_changed = w189(x);
+  if (x !== undefined) o.files_changed = w195(x);
   x = v.comment_threads;
-  if (x !== undefined) o.comment_threads = w190(x);
+  if (x !== undefined) o.comment_threads = w196(x);
   x = v.status;
   if (x !== undefined) o.status = x;
   return o;
@@ -2648,7 +2660,7 @@ function w77(v) {
 }
 
 /** @type {$Writer} */
-function w191(v) {
+function w197(v) {
   /** @type {any} */
   const o = {};
   o.feedback_type = "comment";
@@ -2667,7 +2679,7 @@ function w191(v) {
 }
 
 /** @type {$Writer} */
-function w192(v) {
+function w198(v) {
   /** @type {any} */
   const o = {};
   o.feedback_type = "complete_review";
@@ -2685,9 +2697,9 @@ function w192(v) {
 function w78(v) {
   switch (v.feedback_type) {
     case "comment":
-      return w191(v);
+      return w197(v);
     case "complete_review":
-      return w192(v);
+      return w198(v);
   }
   return $.copy(v);
 }
@@ -2707,22 +2719,22 @@ function w79(v) {
 }
 
 /** @type {$Reader} */
-function r193(v, e, s) {
+function r199(v, e, s) {
   return $.array(v, e, s, r34);
 }
 
 /** @type {$Writer} */
-function w194(v) {
+function w200(v) {
   return $.writeArray(v, w71);
 }
 
 /** @type {$Reader} */
-function r195(v, e, s) {
+function r201(v, e, s) {
   return $.array(v, e, s, r13);
 }
 
 /** @type {$Writer} */
-function w196(v) {
+function w202(v) {
   return $.writeArray(v, w52);
 }
 
@@ -4047,9 +4059,9 @@ function decodeIpcMessageReply(tag, value) {
     case "present_walkthrough":
       return $.decode(value, r1);
     case "resolve_symbol_by_name":
-      return $.decode(value, r193);
+      return $.decode(value, r199);
     case "find_all_references":
-      return $.decode(value, r195);
+      return $.decode(value, r201);
     case "create_synthetic_pr":
       return $.decode(value, r41);
     case "update_synthetic_pr":
@@ -4091,9 +4103,9 @@ function encodeIpcMessageReply(tag, value) {
     case "present_walkthrough":
       return w43(value);
     case "resolve_symbol_by_name":
-      return w194(value);
+      return w200(value);
     case "find_all_references":
-      return w196(value);
+      return w202(value);
     case "create_synthetic_pr":
       return w78(value);
     case "update_synthetic_pr":

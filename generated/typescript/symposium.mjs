@@ -71,13 +71,15 @@ const c84 = [
   "responses",
 ];
 
-const c85 = ["insight", "question", "todo", "fixme"];
+const c85 = ["line_number"];
 
-const c86 = ["request_changes", "checkpoint", "return"];
+const c86 = ["insight", "question", "todo", "fixme"];
 
-const c87 = ["project_path", "taskspace_uuid"];
+const c87 = ["request_changes", "checkpoint", "return"];
 
-const c90 = [
+const c88 = ["project_path", "taskspace_uuid"];
+
+const c91 = [
   "header",
   "old_start",
   "old_lines",
@@ -86,19 +88,25 @@ const c90 = [
   "lines",
 ];
 
-const c91 = ["line_type", "content", "old_line_number", "new_line_number"];
+const c92 = ["old_start", "old_lines", "new_start", "new_lines"];
 
-const c92 = ["Added", "Removed", "Context"];
+const c93 = ["line_type", "content", "old_line_number", "new_line_number"];
 
-const c94 = ["path", "status", "additions", "deletions", "hunks"];
+const c94 = ["old_line_number", "new_line_number"];
 
-const c95 = ["line", "column"];
+const c95 = ["Added", "Removed", "Context"];
 
-const c96 = ["path", "start", "end", "content"];
+const c97 = ["path", "status", "additions", "deletions", "hunks"];
 
-const c97 = ["symbol"];
+const c98 = ["additions", "deletions"];
 
-const c98 = [
+const c99 = ["line", "column"];
+
+const c100 = ["path", "start", "end", "content"];
+
+const c101 = ["symbol"];
+
+const c102 = [
   "selectedText",
   "filePath",
   "startLine",
@@ -111,11 +119,13 @@ const c98 = [
   "message",
 ];
 
-const c99 = ["taskspaceUuid"];
+const c103 = ["startLine", "startColumn", "endLine", "endColumn", "lineNumber"];
 
-const c101 = ["type", "id", "sender", "payload"];
+const c104 = ["taskspaceUuid"];
 
-const c126 = [
+const c106 = ["type", "id", "sender", "payload"];
+
+const c131 = [
   "response",
   "marco",
   "polo",
@@ -142,37 +152,39 @@ const c126 = [
   "present_review",
 ];
 
-const c127 = ["debug", "info", "warn", "error"];
+const c132 = ["debug", "info", "warn", "error"];
 
-const c128 = ["level", "message"];
+const c133 = ["level", "message"];
 
-const c129 = ["project_path", "taskspace_uuid", "message", "category"];
+const c134 = ["project_path", "taskspace_uuid", "message", "category"];
 
-const c130 = ["workingDirectory", "taskspaceUuid", "shellPid"];
+const c135 = ["workingDirectory", "taskspaceUuid", "shellPid"];
 
-const c131 = ["baseUri", "base_uri"];
+const c136 = ["shellPid"];
 
-const c132 = ["update-section", "UpdateSection"];
+const c137 = ["baseUri", "base_uri"];
 
-const c133 = ["content", "mode", "section", "baseUri", "base_uri"];
+const c138 = ["update-section", "UpdateSection"];
 
-const c134 = ["content", "baseUri", "base_uri"];
+const c139 = ["content", "mode", "section", "baseUri", "base_uri"];
 
-const c135 = ["info", "warn", "error", "milestone", "question"];
+const c140 = ["content", "baseUri", "base_uri"];
 
-const c136 = ["window_title", "taskspace_uuid"];
+const c141 = ["info", "warn", "error", "milestone", "question"];
 
-const c137 = ["success"];
+const c142 = ["window_title", "taskspace_uuid"];
 
-const c138 = ["name", "symbol_name"];
+const c143 = ["success"];
 
-const c139 = ["success", "error", "data"];
+const c144 = ["name", "symbol_name"];
 
-const c140 = ["replace", "update-section", "append"];
+const c145 = ["success", "error", "data"];
 
-const c141 = ["project_path", "taskspace_uuid", "message"];
+const c146 = ["replace", "update-section", "append"];
 
-const c142 = [
+const c147 = ["project_path", "taskspace_uuid", "message"];
+
+const c148 = [
   "project_path",
   "taskspace_uuid",
   "name",
@@ -181,13 +193,13 @@ const c142 = [
   "collaborator",
 ];
 
-const c143 = ["newTaskspaceUuid", "new_taskspace_uuid"];
+const c149 = ["newTaskspaceUuid", "new_taskspace_uuid"];
 
-const c144 = ["key", "value"];
+const c150 = ["key", "value"];
 
-const c145 = ["name", "kind", "definedAt"];
+const c151 = ["name", "kind", "definedAt"];
 
-const c148 = [
+const c154 = [
   "review_id",
   "title",
   "description",
@@ -197,11 +209,11 @@ const c148 = [
   "status",
 ];
 
-const c149 = ["taskspace_uuid"];
+const c155 = ["taskspace_uuid"];
 
-const c151 = ["agentCommand", "shouldLaunch"];
+const c157 = ["agentCommand", "shouldLaunch"];
 
-const c152 = [
+const c158 = [
   "project_path",
   "taskspace_uuid",
   "name",
@@ -209,7 +221,7 @@ const c152 = [
   "collaborator",
 ];
 
-const c153 = [
+const c159 = [
   "name",
   "description",
   "initial_prompt",
@@ -217,7 +229,7 @@ const c153 = [
   "collaborator",
 ];
 
-const c155 = [
+const c161 = [
   "feedback_type",
   "review_id",
   "comment_text",
@@ -226,16 +238,16 @@ const c155 = [
   "context_lines",
 ];
 
-const c157 = [
+const c163 = [
   "feedback_type",
   "review_id",
   "completion_action",
   "additional_notes",
 ];
 
-const c158 = ["comment", "complete_review"];
+const c164 = ["comment", "complete_review"];
 
-const c159 = ["author", "content", "timestamp"];
+const c165 = ["author", "content", "timestamp"];
 
 /** @type {$Reader} */
 function r1(v, e, s) {
@@ -275,7 +287,7 @@ function r83(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c84, false);
+  $.faults(v, e, c84, false, c85);
   /** @type {any} */
   const o = {};
   let x;
@@ -316,7 +328,7 @@ function r4(v, e, s) {
     case "Fixme":
       return "fixme";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c85);
+  return $.oneOf(e, v, s, "unknown_enum_value", c86);
 }
 
 /** @type {$Reader} */
@@ -329,14 +341,14 @@ function r5(v, e, s) {
     case "return":
       return "return";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c86);
+  return $.oneOf(e, v, s, "unknown_enum_value", c87);
 }
 
 /** @type {$Reader} */
 function r6(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c87, false);
+  $.faults(v, e, c88, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -351,12 +363,12 @@ function r6(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r88(v, e, s) {
+function r89(v, e, s) {
   return $.strictInt(v, e, s, 0, 4294967295);
 }
 
 /** @type {$Reader} */
-function r89(v, e, s) {
+function r90(v, e, s) {
   return $.array(v, e, s, r8);
 }
 
@@ -364,7 +376,7 @@ function r89(v, e, s) {
 function r7(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c90, false);
+  $.faults(v, e, c91, false, c92);
   /** @type {any} */
   const o = {};
   let x;
@@ -373,19 +385,19 @@ function r7(v, e, s) {
   else o.header = $.str(x, e, "header");
   x = v.old_start;
   if (x == null) $.missing(e, x, "old_start");
-  else o.old_start = r88(x, e, "old_start");
+  else o.old_start = r89(x, e, "old_start");
   x = v.old_lines;
   if (x == null) $.missing(e, x, "old_lines");
-  else o.old_lines = r88(x, e, "old_lines");
+  else o.old_lines = r89(x, e, "old_lines");
   x = v.new_start;
   if (x == null) $.missing(e, x, "new_start");
-  else o.new_start = r88(x, e, "new_start");
+  else o.new_start = r89(x, e, "new_start");
   x = v.new_lines;
   if (x == null) $.missing(e, x, "new_lines");
-  else o.new_lines = r88(x, e, "new_lines");
+  else o.new_lines = r89(x, e, "new_lines");
   x = v.lines;
   if (x == null) $.missing(e, x, "lines");
-  else o.lines = r89(x, e, "lines");
+  else o.lines = r90(x, e, "lines");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -394,7 +406,7 @@ function r7(v, e, s) {
 function r8(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c91, false);
+  $.faults(v, e, c93, false, c94);
   /** @type {any} */
   const o = {};
   let x;
@@ -405,9 +417,9 @@ function r8(v, e, s) {
   if (x == null) $.missing(e, x, "content");
   else o.content = $.str(x, e, "content");
   x = v.old_line_number;
-  if (x != null) o.old_line_number = r88(x, e, "old_line_number");
+  if (x != null) o.old_line_number = r89(x, e, "old_line_number");
   x = v.new_line_number;
-  if (x != null) o.new_line_number = r88(x, e, "new_line_number");
+  if (x != null) o.new_line_number = r89(x, e, "new_line_number");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -422,7 +434,7 @@ function r9(v, e, s) {
     case "Context":
       return "Context";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c92);
+  return $.oneOf(e, v, s, "unknown_enum_value", c95);
 }
 
 /** @type {$Reader} */
@@ -437,7 +449,7 @@ function r10(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r93(v, e, s) {
+function r96(v, e, s) {
   return $.array(v, e, s, r7);
 }
 
@@ -445,7 +457,7 @@ function r93(v, e, s) {
 function r11(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c94, false);
+  $.faults(v, e, c97, false, c98);
   /** @type {any} */
   const o = {};
   let x;
@@ -457,13 +469,13 @@ function r11(v, e, s) {
   else o.status = r2(x, e, "status");
   x = v.additions;
   if (x == null) $.missing(e, x, "additions");
-  else o.additions = r88(x, e, "additions");
+  else o.additions = r89(x, e, "additions");
   x = v.deletions;
   if (x == null) $.missing(e, x, "deletions");
-  else o.deletions = r88(x, e, "deletions");
+  else o.deletions = r89(x, e, "deletions");
   x = v.hunks;
   if (x == null) $.missing(e, x, "hunks");
-  else o.hunks = r93(x, e, "hunks");
+  else o.hunks = r96(x, e, "hunks");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -472,7 +484,7 @@ function r11(v, e, s) {
 function r12(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c95, false);
+  $.faults(v, e, c99, false, c99);
   /** @type {any} */
   const o = {};
   let x;
@@ -490,7 +502,7 @@ function r12(v, e, s) {
 function r13(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c96, false);
+  $.faults(v, e, c100, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -513,7 +525,7 @@ function r13(v, e, s) {
 function r14(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c97, false);
+  $.faults(v, e, c101, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -528,7 +540,7 @@ function r14(v, e, s) {
 function r15(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c98, false);
+  $.faults(v, e, c102, false, c103);
   /** @type {any} */
   const o = {};
   let x;
@@ -560,7 +572,7 @@ function r15(v, e, s) {
 function r16(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c99, false);
+  $.faults(v, e, c104, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -572,9 +584,9 @@ function r16(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r100(v, e, s) {
+function r105(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -593,9 +605,9 @@ function r100(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r102(v, e, s) {
+function r107(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "marco";
@@ -614,9 +626,9 @@ function r102(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r103(v, e, s) {
+function r108(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "polo";
@@ -635,9 +647,9 @@ function r103(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r104(v, e, s) {
+function r109(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "goodbye";
@@ -656,9 +668,9 @@ function r104(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r105(v, e, s) {
+function r110(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "store_reference";
@@ -677,9 +689,9 @@ function r105(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r106(v, e, s) {
+function r111(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "get_selection";
@@ -698,9 +710,9 @@ function r106(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r107(v, e, s) {
+function r112(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "present_walkthrough";
@@ -719,9 +731,9 @@ function r107(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r108(v, e, s) {
+function r113(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "log";
@@ -740,9 +752,9 @@ function r108(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r109(v, e, s) {
+function r114(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "reload_window";
@@ -761,9 +773,9 @@ function r109(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r110(v, e, s) {
+function r115(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "resolve_symbol_by_name";
@@ -782,9 +794,9 @@ function r110(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r111(v, e, s) {
+function r116(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "find_all_references";
@@ -803,9 +815,9 @@ function r111(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r112(v, e, s) {
+function r117(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "create_synthetic_pr";
@@ -824,9 +836,9 @@ function r112(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r113(v, e, s) {
+function r118(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "update_synthetic_pr";
@@ -845,9 +857,9 @@ function r113(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r114(v, e, s) {
+function r119(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "user_feedback";
@@ -866,9 +878,9 @@ function r114(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r115(v, e, s) {
+function r120(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "spawn_taskspace";
@@ -887,9 +899,9 @@ function r115(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r116(v, e, s) {
+function r121(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "log_progress";
@@ -908,9 +920,9 @@ function r116(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r117(v, e, s) {
+function r122(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "signal_user";
@@ -929,9 +941,9 @@ function r117(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r118(v, e, s) {
+function r123(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "update_taskspace";
@@ -950,9 +962,9 @@ function r118(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r119(v, e, s) {
+function r124(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -971,9 +983,9 @@ function r119(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r120(v, e, s) {
+function r125(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "get_taskspace_state";
@@ -992,9 +1004,9 @@ function r120(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r121(v, e, s) {
+function r126(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "delete_taskspace";
@@ -1013,9 +1025,9 @@ function r121(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r122(v, e, s) {
+function r127(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "taskspace_roll_call";
@@ -1034,9 +1046,9 @@ function r122(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r123(v, e, s) {
+function r128(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = k0;
@@ -1055,9 +1067,9 @@ function r123(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r124(v, e, s) {
+function r129(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c101, false);
+  $.faults(v, e, c106, false);
   /** @type {any} */
   const o = {};
   o.type = "present_review";
@@ -1076,7 +1088,7 @@ function r124(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r125(v, e, s) {
+function r130(v, e, s) {
   const n = e.length;
   /** @type {any} */
   const o = {};
@@ -1097,56 +1109,56 @@ function r17(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.type) {
     case "response":
-      return r100(v, e, s);
-    case "marco":
-      return r102(v, e, s);
-    case "polo":
-      return r103(v, e, s);
-    case "goodbye":
-      return r104(v, e, s);
-    case "store_reference":
       return r105(v, e, s);
-    case "get_selection":
-      return r106(v, e, s);
-    case "present_walkthrough":
+    case "marco":
       return r107(v, e, s);
-    case "log":
+    case "polo":
       return r108(v, e, s);
-    case "reload_window":
+    case "goodbye":
       return r109(v, e, s);
-    case "resolve_symbol_by_name":
+    case "store_reference":
       return r110(v, e, s);
-    case "find_all_references":
+    case "get_selection":
       return r111(v, e, s);
-    case "create_synthetic_pr":
+    case "present_walkthrough":
       return r112(v, e, s);
-    case "update_synthetic_pr":
+    case "log":
       return r113(v, e, s);
-    case "user_feedback":
+    case "reload_window":
       return r114(v, e, s);
-    case "spawn_taskspace":
+    case "resolve_symbol_by_name":
       return r115(v, e, s);
-    case "log_progress":
+    case "find_all_references":
       return r116(v, e, s);
-    case "signal_user":
+    case "create_synthetic_pr":
       return r117(v, e, s);
-    case "update_taskspace":
+    case "update_synthetic_pr":
       return r118(v, e, s);
-    case "taskspace_state":
+    case "user_feedback":
       return r119(v, e, s);
-    case "get_taskspace_state":
+    case "spawn_taskspace":
       return r120(v, e, s);
-    case "delete_taskspace":
+    case "log_progress":
       return r121(v, e, s);
-    case "taskspace_roll_call":
+    case "signal_user":
       return r122(v, e, s);
-    case k0:
+    case "update_taskspace":
       return r123(v, e, s);
-    case "present_review":
+    case "taskspace_state":
       return r124(v, e, s);
+    case "get_taskspace_state":
+      return r125(v, e, s);
+    case "delete_taskspace":
+      return r126(v, e, s);
+    case "taskspace_roll_call":
+      return r127(v, e, s);
+    case k0:
+      return r128(v, e, s);
+    case "present_review":
+      return r129(v, e, s);
   }
-  if (typeof v.type === "string") return r125(v, e, s);
-  return $.tag(e, v, s, "type", c126);
+  if (typeof v.type === "string") return r130(v, e, s);
+  return $.tag(e, v, s, "type", c131);
 }
 
 /** @type {$Reader} */
@@ -1161,14 +1173,14 @@ function r18(v, e, s) {
     case "error":
       return "error";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c127);
+  return $.oneOf(e, v, s, "unknown_enum_value", c132);
 }
 
 /** @type {$Reader} */
 function r19(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c128, false);
+  $.faults(v, e, c133, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1186,7 +1198,7 @@ function r19(v, e, s) {
 function r20(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c129, false);
+  $.faults(v, e, c134, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1210,7 +1222,7 @@ function r20(v, e, s) {
 function r21(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c130, false);
+  $.faults(v, e, c135, false, c136);
   /** @type {any} */
   const o = {};
   let x;
@@ -1220,7 +1232,7 @@ function r21(v, e, s) {
   x = v.taskspaceUuid;
   if (x != null) o.taskspaceUuid = $.str(x, e, "taskspaceUuid");
   x = v.shellPid;
-  if (x != null) o.shellPid = r88(x, e, "shellPid");
+  if (x != null) o.shellPid = r89(x, e, "shellPid");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1229,7 +1241,7 @@ function r21(v, e, s) {
 function r22(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c133, false);
+  $.faults(v, e, c139, false);
   /** @type {any} */
   const o = {};
   let k;
@@ -1242,10 +1254,10 @@ function r22(v, e, s) {
   else o.mode = r29(x, e, "mode");
   x = v.section;
   if (x != null) o.section = $.str(x, e, "section");
-  k = $.which(v, e, c131);
+  k = $.which(v, e, c137);
   x = $.own(v, k);
   if (x != null) o.baseUri = $.str(x, e, k);
-  $.requiredWhen(o, e, "section", "mode", c132);
+  $.requiredWhen(o, e, "section", "mode", c138);
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
@@ -1254,7 +1266,7 @@ function r22(v, e, s) {
 function r23(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c134, false);
+  $.faults(v, e, c140, false);
   /** @type {any} */
   const o = {};
   let k;
@@ -1262,7 +1274,7 @@ function r23(v, e, s) {
   x = v.content;
   if (x == null) $.missing(e, x, "content");
   else o.content = $.str(x, e, "content");
-  k = $.which(v, e, c131);
+  k = $.which(v, e, c137);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.baseUri = $.str(x, e, k);
@@ -1284,14 +1296,14 @@ function r24(v, e, s) {
     case "question":
       return "question";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c135);
+  return $.oneOf(e, v, s, "unknown_enum_value", c141);
 }
 
 /** @type {$Reader} */
 function r25(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c136, false);
+  $.faults(v, e, c142, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1309,7 +1321,7 @@ function r25(v, e, s) {
 function r26(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c137, false);
+  $.faults(v, e, c143, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1324,12 +1336,12 @@ function r26(v, e, s) {
 function r27(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c138, false);
+  $.faults(v, e, c144, false);
   /** @type {any} */
   const o = {};
   let k;
   let x;
-  k = $.which(v, e, c138);
+  k = $.which(v, e, c144);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.name = $.str(x, e, k);
@@ -1341,7 +1353,7 @@ function r27(v, e, s) {
 function r28(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c139, false);
+  $.faults(v, e, c145, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1369,14 +1381,14 @@ function r29(v, e, s) {
     case "Append":
       return "append";
   }
-  return $.oneOf(e, v, s, "unknown_enum_value", c140);
+  return $.oneOf(e, v, s, "unknown_enum_value", c146);
 }
 
 /** @type {$Reader} */
 function r30(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c141, false);
+  $.faults(v, e, c147, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1397,7 +1409,7 @@ function r30(v, e, s) {
 function r31(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c142, false);
+  $.faults(v, e, c148, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1426,12 +1438,12 @@ function r31(v, e, s) {
 function r32(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c143, false);
+  $.faults(v, e, c149, false);
   /** @type {any} */
   const o = {};
   let k;
   let x;
-  k = $.which(v, e, c143);
+  k = $.which(v, e, c149);
   x = $.own(v, k);
   if (x == null) $.missing(e, x, k);
   else o.newTaskspaceUuid = $.str(x, e, k);
@@ -1443,7 +1455,7 @@ function r32(v, e, s) {
 function r33(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c144, false);
+  $.faults(v, e, c150, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1461,7 +1473,7 @@ function r33(v, e, s) {
 function r34(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c145, false);
+  $.faults(v, e, c151, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1478,12 +1490,12 @@ function r34(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r146(v, e, s) {
+function r152(v, e, s) {
   return $.array(v, e, s, r11);
 }
 
 /** @type {$Reader} */
-function r147(v, e, s) {
+function r153(v, e, s) {
   return $.array(v, e, s, r3);
 }
 
@@ -1491,7 +1503,7 @@ function r147(v, e, s) {
 function r35(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c148, false);
+  $.faults(v, e, c154, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1509,10 +1521,10 @@ function r35(v, e, s) {
   else o.commit_range = $.str(x, e, "commit_range");
   x = v.files_changed;
   if (x == null) $.missing(e, x, "files_changed");
-  else o.files_changed = r146(x, e, "files_changed");
+  else o.files_changed = r152(x, e, "files_changed");
   x = v.comment_threads;
   if (x == null) $.missing(e, x, "comment_threads");
-  else o.comment_threads = r147(x, e, "comment_threads");
+  else o.comment_threads = r153(x, e, "comment_threads");
   x = v.status;
   if (x == null) $.missing(e, x, "status");
   else o.status = $.str(x, e, "status");
@@ -1524,7 +1536,7 @@ function r35(v, e, s) {
 function r36(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c149, false);
+  $.faults(v, e, c155, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1536,7 +1548,7 @@ function r36(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r150(v, e, s) {
+function r156(v, e, s) {
   return $.array(v, e, s, $.str);
 }
 
@@ -1544,13 +1556,13 @@ function r150(v, e, s) {
 function r37(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c151, false);
+  $.faults(v, e, c157, false);
   /** @type {any} */
   const o = {};
   let x;
   x = v.agentCommand;
   if (x == null) $.missing(e, x, "agentCommand");
-  else o.agentCommand = r150(x, e, "agentCommand");
+  else o.agentCommand = r156(x, e, "agentCommand");
   x = v.shouldLaunch;
   if (x == null) $.missing(e, x, "shouldLaunch");
   else o.shouldLaunch = $.bool(x, e, "shouldLaunch");
@@ -1562,7 +1574,7 @@ function r37(v, e, s) {
 function r38(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c152, false);
+  $.faults(v, e, c158, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1586,7 +1598,7 @@ function r38(v, e, s) {
 function r39(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c153, false);
+  $.faults(v, e, c159, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1597,7 +1609,7 @@ function r39(v, e, s) {
   x = v.initial_prompt;
   if (x != null) o.initial_prompt = $.str(x, e, "initial_prompt");
   x = v.agent_command;
-  if (x != null) o.agent_command = r150(x, e, "agent_command");
+  if (x != null) o.agent_command = r156(x, e, "agent_command");
   x = v.collaborator;
   if (x != null) o.collaborator = $.str(x, e, "collaborator");
   if (e.length !== n) $.at(e, n, s);
@@ -1608,7 +1620,7 @@ function r39(v, e, s) {
 function r40(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c152, false);
+  $.faults(v, e, c158, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1631,9 +1643,9 @@ function r40(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r154(v, e, s) {
+function r160(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c155, false);
+  $.faults(v, e, c161, false, c85);
   /** @type {any} */
   const o = {};
   o.feedback_type = "comment";
@@ -1649,15 +1661,15 @@ function r154(v, e, s) {
   x = v.line_number;
   if (x != null) o.line_number = r82(x, e, "line_number");
   x = v.context_lines;
-  if (x != null) o.context_lines = r150(x, e, "context_lines");
+  if (x != null) o.context_lines = r156(x, e, "context_lines");
   if (e.length !== n) $.at(e, n, s);
   return o;
 }
 
 /** @type {$Reader} */
-function r156(v, e, s) {
+function r162(v, e, s) {
   const n = e.length;
-  $.faults(v, e, c157, false);
+  $.faults(v, e, c163, false);
   /** @type {any} */
   const o = {};
   o.feedback_type = "complete_review";
@@ -1679,18 +1691,18 @@ function r41(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   switch (v.feedback_type) {
     case "comment":
-      return r154(v, e, s);
+      return r160(v, e, s);
     case "complete_review":
-      return r156(v, e, s);
+      return r162(v, e, s);
   }
-  return $.tag(e, v, s, "feedback_type", c158);
+  return $.tag(e, v, s, "feedback_type", c164);
 }
 
 /** @type {$Reader} */
 function r42(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c159, false);
+  $.faults(v, e, c165, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -1715,13 +1727,13 @@ function w43(v) {
 }
 
 /** @type {$Writer} */
-function w160(v) {
+function w166(v) {
   return $.writeArray(v, w79);
 }
 
 /** @type {$Writer} */
-function w161(v) {
-  return v === null ? null : w160(v);
+function w167(v) {
+  return v === null ? null : w166(v);
 }
 
 /** @type {$Writer} */
@@ -1740,7 +1752,7 @@ function w44(v) {
   x = v.content;
   if (x !== undefined) o.content = x;
   x = v.responses;
-  if (x !== undefined) o.responses = w161(x);
+  if (x !== undefined) o.responses = w167(x);
   return o;
 }
 
@@ -1772,7 +1784,7 @@ function w46(v) {
 }
 
 /** @type {$Writer} */
-function w162(v) {
+function w168(v) {
   return $.writeArray(v, w48);
 }
 
@@ -1792,7 +1804,7 @@ function w47(v) {
   x = v.new_lines;
   if (x !== undefined) o.new_lines = x;
   x = v.lines;
-  if (x !== undefined) o.lines = w162(x);
+  if (x !== undefined) o.lines = w168(x);
   return o;
 }
 
@@ -1820,7 +1832,7 @@ function w49(v) {
 }
 
 /** @type {$Writer} */
-function w163(v) {
+function w169(v) {
   return $.writeArray(v, w47);
 }
 
@@ -1838,7 +1850,7 @@ function w50(v) {
   x = v.deletions;
   if (x !== undefined) o.deletions = x;
   x = v.hunks;
-  if (x !== undefined) o.hunks = w163(x);
+  if (x !== undefined) o.hunks = w169(x);
   return o;
 }
 
@@ -1919,7 +1931,7 @@ function w55(v) {
 }
 
 /** @type {$Writer} */
-function w164(v) {
+function w170(v) {
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -1934,12 +1946,12 @@ function w164(v) {
 }
 
 /** @type {$Writer} */
-function w166(v) {
+function w172(v) {
   return v === null ? null : w49(v);
 }
 
 /** @type {$Writer} */
-function w165(v) {
+function w171(v) {
   /** @type {any} */
   const o = {};
   o.type = "marco";
@@ -1949,12 +1961,12 @@ function w165(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w167(v) {
+function w173(v) {
   /** @type {any} */
   const o = {};
   o.type = "polo";
@@ -1964,12 +1976,12 @@ function w167(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w168(v) {
+function w174(v) {
   /** @type {any} */
   const o = {};
   o.type = "goodbye";
@@ -1979,12 +1991,12 @@ function w168(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w169(v) {
+function w175(v) {
   /** @type {any} */
   const o = {};
   o.type = "store_reference";
@@ -1999,7 +2011,7 @@ function w169(v) {
 }
 
 /** @type {$Writer} */
-function w170(v) {
+function w176(v) {
   /** @type {any} */
   const o = {};
   o.type = "get_selection";
@@ -2009,12 +2021,12 @@ function w170(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w171(v) {
+function w177(v) {
   /** @type {any} */
   const o = {};
   o.type = "present_walkthrough";
@@ -2029,7 +2041,7 @@ function w171(v) {
 }
 
 /** @type {$Writer} */
-function w172(v) {
+function w178(v) {
   /** @type {any} */
   const o = {};
   o.type = "log";
@@ -2044,7 +2056,7 @@ function w172(v) {
 }
 
 /** @type {$Writer} */
-function w173(v) {
+function w179(v) {
   /** @type {any} */
   const o = {};
   o.type = "reload_window";
@@ -2054,12 +2066,12 @@ function w173(v) {
   x = v.sender;
   if (x !== undefined) o.sender = w59(x);
   x = v.payload;
-  if (x !== undefined) o.payload = w166(x);
+  if (x !== undefined) o.payload = w172(x);
   return o;
 }
 
 /** @type {$Writer} */
-function w174(v) {
+function w180(v) {
   /** @type {any} */
   const o = {};
   o.type = "resolve_symbol_by_name";
@@ -2074,7 +2086,7 @@ function w174(v) {
 }
 
 /** @type {$Writer} */
-function w175(v) {
+function w181(v) {
   /** @type {any} */
   const o = {};
   o.type = "find_all_references";
@@ -2089,7 +2101,7 @@ function w175(v) {
 }
 
 /** @type {$Writer} */
-function w176(v) {
+function w182(v) {
   /** @type {any} */
   const o = {};
   o.type = "create_synthetic_pr";
@@ -2104,7 +2116,7 @@ function w176(v) {
 }
 
 /** @type {$Writer} */
-function w177(v) {
+function w183(v) {
   /** @type {any} */
   const o = {};
   o.type = "update_synthetic_pr";
@@ -2119,7 +2131,7 @@ function w177(v) {
 }
 
 /** @type {$Writer} */
-function w178(v) {
+function w184(v) {
   /** @type {any} */
   const o = {};
   o.type = "user_feedback";
@@ -2134,7 +2146,7 @@ function w178(v) {
 }
 
 /** @type {$Writer} */
-function w179(v) {
+function w185(v) {
   /** @type {any} */
   const o = {};
   o.type = "spawn_taskspace";
@@ -2149,7 +2161,7 @@ function w179(v) {
 }
 
 /** @type {$Writer} */
-function w180(v) {
+function w186(v) {
   /** @type {any} */
   const o = {};
   o.type = "log_progress";
@@ -2164,7 +2176,7 @@ function w180(v) {
 }
 
 /** @type {$Writer} */
-function w181(v) {
+function w187(v) {
   /** @type {any} */
   const o = {};
   o.type = "signal_user";
@@ -2179,7 +2191,7 @@ function w181(v) {
 }
 
 /** @type {$Writer} */
-function w182(v) {
+function w188(v) {
   /** @type {any} */
   const o = {};
   o.type = "update_taskspace";
@@ -2194,7 +2206,7 @@ function w182(v) {
 }
 
 /** @type {$Writer} */
-function w183(v) {
+function w189(v) {
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -2209,7 +2221,7 @@ function w183(v) {
 }
 
 /** @type {$Writer} */
-function w184(v) {
+function w190(v) {
   /** @type {any} */
   const o = {};
   o.type = "get_taskspace_state";
@@ -2224,7 +2236,7 @@ function w184(v) {
 }
 
 /** @type {$Writer} */
-function w185(v) {
+function w191(v) {
   /** @type {any} */
   const o = {};
   o.type = "delete_taskspace";
@@ -2239,7 +2251,7 @@ function w185(v) {
 }
 
 /** @type {$Writer} */
-function w186(v) {
+function w192(v) {
   /** @type {any} */
   const o = {};
   o.type = "taskspace_roll_call";
@@ -2254,7 +2266,7 @@ function w186(v) {
 }
 
 /** @type {$Writer} */
-function w187(v) {
+function w193(v) {
   /** @type {any} */
   const o = {};
   o.type = k0;
@@ -2269,7 +2281,7 @@ function w187(v) {
 }
 
 /** @type {$Writer} */
-function w188(v) {
+function w194(v) {
   /** @type {any} */
   const o = {};
   o.type = "present_review";
@@ -2287,53 +2299,53 @@ function w188(v) {
 function w56(v) {
   switch (v.type) {
     case "response":
-      return w164(v);
-    case "marco":
-      return w165(v);
-    case "polo":
-      return w167(v);
-    case "goodbye":
-      return w168(v);
-    case "store_reference":
-      return w169(v);
-    case "get_selection":
       return w170(v);
-    case "present_walkthrough":
+    case "marco":
       return w171(v);
-    case "log":
-      return w172(v);
-    case "reload_window":
+    case "polo":
       return w173(v);
-    case "resolve_symbol_by_name":
+    case "goodbye":
       return w174(v);
-    case "find_all_references":
+    case "store_reference":
       return w175(v);
-    case "create_synthetic_pr":
+    case "get_selection":
       return w176(v);
-    case "update_synthetic_pr":
+    case "present_walkthrough":
       return w177(v);
-    case "user_feedback":
+    case "log":
       return w178(v);
-    case "spawn_taskspace":
+    case "reload_window":
       return w179(v);
-    case "log_progress":
+    case "resolve_symbol_by_name":
       return w180(v);
-    case "signal_user":
+    case "find_all_references":
       return w181(v);
-    case "update_taskspace":
+    case "create_synthetic_pr":
       return w182(v);
-    case "taskspace_state":
+    case "update_synthetic_pr":
       return w183(v);
-    case "get_taskspace_state":
+    case "user_feedback":
       return w184(v);
-    case "delete_taskspace":
+    case "spawn_taskspace":
       return w185(v);
-    case "taskspace_roll_call":
+    case "log_progress":
       return w186(v);
-    case k0:
+    case "signal_user":
       return w187(v);
-    case "present_review":
+    case "update_taskspace":
       return w188(v);
+    case "taskspace_state":
+      return w189(v);
+    case "get_taskspace_state":
+      return w190(v);
+    case "delete_taskspace":
+      return w191(v);
+    case "taskspace_roll_call":
+      return w192(v);
+    case k0:
+      return w193(v);
+    case "present_review":
+      return w194(v);
   }
   return $.copy(v);
 }
@@ -2391,7 +2403,7 @@ function w60(v) {
   if (x !== undefined) o.mode = w66(x);
   x = v.section;
   if (x !== undefined) o.section = x;
-  x = $.own(v, $.which(v, [], c131));
+  x = $.own(v, $.which(v, [], c137));
   if (x !== undefined) o.baseUri = x;
   return o;
 }
@@ -2403,7 +2415,7 @@ function w61(v) {
   let x;
   x = v.content;
   if (x !== undefined) o.content = x;
-  x = $.own(v, $.which(v, [], c131));
+  x = $.own(v, $.which(v, [], c137));
   if (x !== undefined) o.baseUri = x;
   return o;
 }
@@ -2435,7 +2447,7 @@ function w64(v) {
   /** @type {any} */
   const o = {};
   let x;
-  x = $.own(v, $.which(v, [], c138));
+  x = $.own(v, $.which(v, [], c144));
   if (x !== undefined) o.name = x;
   return o;
 }
@@ -2506,7 +2518,7 @@ function w69(v) {
   /** @type {any} */
   const o = {};
   let x;
-  x = $.own(v, $.which(v, [], c143));
+  x = $.own(v, $.which(v, [], c149));
   if (x !== undefined) o.newTaskspaceUuid = x;
   return o;
 }
@@ -2538,12 +2550,12 @@ function w71(v) {
 }
 
 /** @type {$Writer} */
-function w189(v) {
+function w195(v) {
   return $.writeArray(v, w50);
 }
 
 /** @type {$Writer} */
-function w190(v) {
+function w196(v) {
   return $.writeArray(v, w44);
 }
 
@@ -2561,9 +2573,9 @@ function w72(v) {
   x = v.commit_range;
   if (x !== undefined) o.commit_range = x;
   x = v.files_changed;
-  if (x !== undefined) o.files_changed = w189(x);
+  if (x !== undefined) o.files_changed = w195(x);
   x = v.comment_threads;
-  if (x !== undefined) o.comment_threads = w190(x);
+  if (x !== undefined) o.comment_threads = w196(x);
   x = v.status;
   if (x !== undefined) o.status = x;
   return o;
@@ -2646,7 +2658,7 @@ function w77(v) {
 }
 
 /** @type {$Writer} */
-function w191(v) {
+function w197(v) {
   /** @type {any} */
   const o = {};
   o.feedback_type = "comment";
@@ -2665,7 +2677,7 @@ function w191(v) {
 }
 
 /** @type {$Writer} */
-function w192(v) {
+function w198(v) {
   /** @type {any} */
   const o = {};
   o.feedback_type = "complete_review";
@@ -2683,9 +2695,9 @@ function w192(v) {
 function w78(v) {
   switch (v.feedback_type) {
     case "comment":
-      return w191(v);
+      return w197(v);
     case "complete_review":
-      return w192(v);
+      return w198(v);
   }
   return $.copy(v);
 }
@@ -2705,22 +2717,22 @@ function w79(v) {
 }
 
 /** @type {$Reader} */
-function r193(v, e, s) {
+function r199(v, e, s) {
   return $.array(v, e, s, r34);
 }
 
 /** @type {$Writer} */
-function w194(v) {
+function w200(v) {
   return $.writeArray(v, w71);
 }
 
 /** @type {$Reader} */
-function r195(v, e, s) {
+function r201(v, e, s) {
   return $.array(v, e, s, r13);
 }
 
 /** @type {$Writer} */
-function w196(v) {
+function w202(v) {
   return $.writeArray(v, w52);
 }
 
@@ -4045,9 +4057,9 @@ function decodeIpcMessageReply(tag, value) {
     case "present_walkthrough":
       return $.decode(value, r1);
     case "resolve_symbol_by_name":
-      return $.decode(value, r193);
+      return $.decode(value, r199);
     case "find_all_references":
-      return $.decode(value, r195);
+      return $.decode(value, r201);
     case "create_synthetic_pr":
       return $.decode(value, r41);
     case "update_synthetic_pr":
@@ -4089,9 +4101,9 @@ function encodeIpcMessageReply(tag, value) {
     case "present_walkthrough":
       return w43(value);
     case "resolve_symbol_by_name":
-      return w194(value);
+      return w200(value);
     case "find_all_references":
-      return w196(value);
+      return w202(value);
     case "create_synthetic_pr":
       return w78(value);
     case "update_synthetic_pr":

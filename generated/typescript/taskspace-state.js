@@ -22,9 +22,11 @@ const c15 = ["response", "taskspace_state"];
 
 const c17 = ["workingDirectory", "taskspaceUuid", "shellPid"];
 
-const c18 = ["success", "error", "data"];
+const c18 = ["shellPid"];
 
-const c19 = [
+const c19 = ["success", "error", "data"];
+
+const c20 = [
   "project_path",
   "taskspace_uuid",
   "name",
@@ -32,7 +34,7 @@ const c19 = [
   "collaborator",
 ];
 
-const c21 = [
+const c22 = [
   "name",
   "description",
   "initial_prompt",
@@ -121,7 +123,7 @@ function r16(v, e, s) {
 function r2(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c17, false);
+  $.faults(v, e, c17, false, c18);
   /** @type {any} */
   const o = {};
   let x;
@@ -140,7 +142,7 @@ function r2(v, e, s) {
 function r3(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c18, false);
+  $.faults(v, e, c19, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -159,7 +161,7 @@ function r3(v, e, s) {
 function r4(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c19, false);
+  $.faults(v, e, c20, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -180,7 +182,7 @@ function r4(v, e, s) {
 }
 
 /** @type {$Reader} */
-function r20(v, e, s) {
+function r21(v, e, s) {
   return $.array(v, e, s, $.str);
 }
 
@@ -188,7 +190,7 @@ function r20(v, e, s) {
 function r5(v, e, s) {
   if (!$.isObject(v)) return $.wrongType(e, v, s, "an object");
   const n = e.length;
-  $.faults(v, e, c21, false);
+  $.faults(v, e, c22, false);
   /** @type {any} */
   const o = {};
   let x;
@@ -199,7 +201,7 @@ function r5(v, e, s) {
   x = v.initial_prompt;
   if (x != null) o.initial_prompt = $.str(x, e, "initial_prompt");
   x = v.agent_command;
-  if (x != null) o.agent_command = r20(x, e, "agent_command");
+  if (x != null) o.agent_command = r21(x, e, "agent_command");
   x = v.collaborator;
   if (x != null) o.collaborator = $.str(x, e, "collaborator");
   if (e.length !== n) $.at(e, n, s);
@@ -207,7 +209,7 @@ function r5(v, e, s) {
 }
 
 /** @type {$Writer} */
-function w22(v) {
+function w23(v) {
   /** @type {any} */
   const o = {};
   o.type = "response";
@@ -222,7 +224,7 @@ function w22(v) {
 }
 
 /** @type {$Writer} */
-function w23(v) {
+function w24(v) {
   /** @type {any} */
   const o = {};
   o.type = "taskspace_state";
@@ -240,9 +242,9 @@ function w23(v) {
 function w6(v) {
   switch (v.type) {
     case "response":
-      return w22(v);
-    case "taskspace_state":
       return w23(v);
+    case "taskspace_state":
+      return w24(v);
   }
   return $.copy(v);
 }

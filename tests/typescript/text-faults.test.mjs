@@ -1,6 +1,6 @@
 // Faults of the wire text that JSON.parse reads without complaint (a key given twice, a
 // lone surrogate escape, a number beyond a double, arrays nested past serde's 128
-// levels, `-0` for a Rust integer): the generated `parse…` must give
+// levels, `-0` or `1.0` for a Rust integer): the generated `parse…` must give
 // the validator's verdict, at the validator's pointer, wherever they sit: in a declared
 // field, a key, an array item, a map, free-form JSON, and in the value of a key the type
 // does not declare, which serde skips (docs/typescript.md).
@@ -49,6 +49,19 @@ const lines = [
   // `-0` for a Rust integer (a float to serde)
   polo('{"workingDirectory":"a","shellPid":-0}'),
   polo('{"workingDirectory":"a","shellPid":0}'),
+  // a whole number written as a float, for a Rust integer (refused by serde) and in
+  // free-form JSON or a key the type does not declare (kept or skipped by serde)
+  polo('{"workingDirectory":"a","shellPid":7.0}'),
+  polo('{"workingDirectory":"a","shellPid":7.00}'),
+  polo('{"workingDirectory":"a","shellPid":7e0}'),
+  polo('{"workingDirectory":"a","shellPid":70E-1}'),
+  polo('{"workingDirectory":"a","shellPid":7.5e1}'),
+  polo('{"workingDirectory":"a","shellPid":7.5}'),
+  polo('{"workingDirectory":"a","other":7.0}'),
+  store('{"n":7.0,"m":[1e2]}'),
+  // well-formed text that looks like one: a string, an integer after a fraction
+  polo('{"workingDirectory":"v1.0 at 2e3","shellPid":7}'),
+  polo('{"workingDirectory":"a","other":0.05,"shellPid":10}'),
   // well-formed text that looks like a fault
   polo('{"workingDirectory":"\\ud83d\\ude00"}'),
   polo('{"workingDirectory":"\\\\ud800"}'),

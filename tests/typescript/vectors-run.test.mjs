@@ -304,7 +304,9 @@ for (const stem of stems) {
     let decoded = fn(module, `parse${v.root}`)(text);
     let prefix = "";
     if (decoded.ok && v.reply_to && dataPointer) {
-      const data = get(JSON.parse(text), dataPointer);
+      // The data as the message's decoder kept it: a fault of the text in it (a
+      // whole number written as a float, a key given twice) is the reply's to report.
+      const data = get(decoded.value, dataPointer);
       const root = requestRoot(schema, v.reply_to);
       decoded = fn(module, `decode${root}Reply`)(v.reply_to, data);
       prefix = dataPointer;

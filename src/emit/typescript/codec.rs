@@ -408,17 +408,36 @@ impl<'m> Builder<'m> {
                 format!("return $.konst(v, e, s, {value});")
             }
             TypeExpr::Array(item) => {
+                let integers = if self.rust_integer(item) {
+                    ", true"
+                } else {
+                    ""
+                };
                 let item = self.reader(item);
-                format!("return $.array(v, e, s, {item});")
+                format!("return $.array(v, e, s, {item}{integers});")
             }
             TypeExpr::Map(value) => {
+                let integers = if self.rust_integer(value) {
+                    ", true"
+                } else {
+                    ""
+                };
                 let value = self.reader(value);
-                format!("return $.map(v, e, s, {value});")
+                format!("return $.map(v, e, s, {value}{integers});")
             }
             TypeExpr::Tuple(items) => {
+                let integers: Vec<String> = (0..items.len())
+                    .filter(|&i| self.rust_integer(&items[i]))
+                    .map(|i| i.to_string())
+                    .collect();
                 let items: Vec<String> = items.iter().map(|i| self.reader(i)).collect();
                 let items = self.constant(items);
-                format!("return $.tuple(v, e, s, {items});")
+                if integers.is_empty() {
+                    format!("return $.tuple(v, e, s, {items});")
+                } else {
+                    let integers = self.constant(integers);
+                    format!("return $.tuple(v, e, s, {items}, {integers});")
+                }
             }
             TypeExpr::Nullable(inner) => {
                 let inner = self.reader(inner);
@@ -513,23 +532,83 @@ impl<'m> Builder<'m> {
         let others = self.others(&record.additional);
         let known = known_keys(&record.fields);
         self.other_keys(&others, &known, &mut fill);
-        let faults = self.text_faults(&known, &others);
+        let integers = self.integer_keys(&record.fields);
+        let faults = self.text_faults(&known, &others, &integers);
         self.object_body(faults, fill)
+    }
+
+    /// Whether serde reads a value of `expr` as a Rust integer, so that a whole number
+    /// written as a float (`1.0`) is refused: an integer of a Rust width, possibly
+    /// nullable or named through aliases, or an untagged union whose only alternatives
+    /// that take a number are such integers.
+    fn rust_integer(&self, expr: &TypeExpr) -> bool {
+        self.number_reading(expr, 0) == NumberReading::RustInteger
+    }
+
+    /// How a value of `expr` reads a number (`depth`: how many names were followed; a
+    /// model's aliases end, the bound only keeps a cycle harmless).
+    fn number_reading(&self, expr: &TypeExpr, depth: usize) -> NumberReading {
+        if depth > 64 {
+            return NumberReading::Any;
+        }
+        match expr {
+            TypeExpr::Integer(int) if int.rust_integer() => NumberReading::RustInteger,
+            TypeExpr::Integer(_) | TypeExpr::Number(_) | TypeExpr::Any => NumberReading::Any,
+            TypeExpr::Literal(Literal::Number(_)) => NumberReading::Any,
+            TypeExpr::Nullable(inner) => self.number_reading(inner, depth),
+            TypeExpr::Ref(name) => match self.model.get(name).map(|t| &t.kind) {
+                Some(TypeKind::Alias(inner)) => self.number_reading(inner, depth + 1),
+                Some(TypeKind::Enum(e)) if !e.is_string() => NumberReading::Any,
+                Some(TypeKind::Union(u)) if matches!(u.tagging, Tagging::Untagged) => {
+                    self.alternatives_reading(u, depth + 1)
+                }
+                Some(_) => NumberReading::None,
+                None => NumberReading::Any,
+            },
+            _ => NumberReading::None,
+        }
+    }
+
+    /// How an untagged union reads a number: as a Rust integer when one alternative
+    /// does and no other takes a number at all.
+    fn alternatives_reading(&self, union: &Union, depth: usize) -> NumberReading {
+        if union.unknown.is_some() {
+            return NumberReading::Any;
+        }
+        let mut reading = NumberReading::None;
+        for variant in &union.variants {
+            let each = match &variant.payload {
+                Payload::Type(expr) => self.number_reading(expr, depth),
+                Payload::Unit | Payload::Fields(_) => NumberReading::None,
+                Payload::Content(_) => NumberReading::Any,
+            };
+            match each {
+                NumberReading::Any => return NumberReading::Any,
+                NumberReading::RustInteger => reading = NumberReading::RustInteger,
+                NumberReading::None => {}
+            }
+        }
+        reading
+    }
+
+    /// The keys (wire names and aliases) of the `fields` serde reads as Rust integers.
+    fn integer_keys<'f>(&self, fields: &'f [Field]) -> Vec<&'f str> {
+        let integers = fields.iter().filter(|f| self.rust_integer(&f.ty));
+        known_keys_of(integers)
     }
 
     /// The line that reports the wire text's faults (a key given twice, a lone
     /// surrogate, `1e400`) in the keys an object's reader keeps: its `known` keys, and
-    /// every other key when `others` are read as typed values, as serde keeps them.
-    fn text_faults(&mut self, known: &[&str], others: &Others) -> String {
-        let mut declared: Vec<&str> = Vec::new();
-        for key in known {
-            if !declared.contains(key) {
-                declared.push(key);
-            }
-        }
-        let declared = self.strings_constant(&declared);
+    /// every other key when `others` are read as typed values, as serde keeps them; and
+    /// a whole number written as a float (`1.0`) in the keys of Rust `integers`.
+    fn text_faults(&mut self, known: &[&str], others: &Others, integers: &[&str]) -> String {
+        let declared = self.strings_constant(&distinct(known));
         let others = matches!(others, Others::Typed(_));
-        format!("  $.faults(v, e, {declared}, {others});")
+        if integers.is_empty() {
+            return format!("  $.faults(v, e, {declared}, {others});");
+        }
+        let integers = self.strings_constant(&distinct(integers));
+        format!("  $.faults(v, e, {declared}, {others}, {integers});")
     }
 
     /// Reads `fields` of `v` into `o` (`skip`: a key already set, the tag).
@@ -780,6 +859,7 @@ impl<'m> Builder<'m> {
         self.fill_fields(&union.fields, Some(tag), &mut fill);
         let mut known: Vec<&str> = vec![tag];
         known.extend(known_keys(&union.fields));
+        let mut integers = self.integer_keys(&union.fields);
         let mut others = self.others(&Additional::Allowed);
         match (&variant.payload, &union.tagging) {
             (Payload::Unit, Tagging::Adjacent { content, .. }) => known.push(content),
@@ -787,16 +867,19 @@ impl<'m> Builder<'m> {
             (Payload::Fields(fields), _) => {
                 self.fill_fields(fields, Some(tag), &mut fill);
                 known.extend(known_keys(fields));
+                integers.extend(self.integer_keys(fields));
             }
             (Payload::Content(field), _) => {
                 self.content_field(field, !union.fields.is_empty(), &mut fill);
                 known.push(&field.name);
+                integers.extend(self.integer_keys(std::slice::from_ref(field)));
             }
             (Payload::Type(expr), _) => match self.record_of(expr) {
                 Some(record) => {
                     self.fill_fields(&record.fields, Some(tag), &mut fill);
                     self.constraints(&record.constraints, &mut fill);
                     known.extend(known_keys(&record.fields));
+                    integers.extend(self.integer_keys(&record.fields));
                     others = self.others(&record.additional);
                 }
                 None => {
@@ -808,7 +891,7 @@ impl<'m> Builder<'m> {
             },
         }
         self.other_keys(&others, &known, &mut fill);
-        let faults = self.text_faults(&known, &others);
+        let faults = self.text_faults(&known, &others, &integers);
         let mut body = vec![
             "  const n = e.length;".to_owned(),
             faults,
@@ -910,15 +993,17 @@ impl<'m> Builder<'m> {
                     let reader = self.fresh("r");
                     let body = self.record_body(&record);
                     self.reader_function(&reader, body);
-                    objects.push((tag, reader));
+                    objects.push((tag, reader, false));
                 }
                 Payload::Type(expr) => {
+                    let integer = self.rust_integer(expr);
                     let reader = self.reader(expr);
-                    objects.push((tag, reader));
+                    objects.push((tag, reader, integer));
                 }
                 Payload::Content(field) => {
+                    let integer = self.rust_integer(&field.ty);
                     let reader = self.reader(&field.ty);
-                    objects.push((tag, reader));
+                    objects.push((tag, reader, integer));
                 }
             }
         }
@@ -936,12 +1021,13 @@ impl<'m> Builder<'m> {
             body.push("  /** @type {any} */".to_owned());
             body.push("  const o = {};".to_owned());
             body.push("  switch ($.single(v)) {".to_owned());
-            for (tag, reader) in &objects {
+            for (tag, reader, integer) in &objects {
                 let key = self.lit(tag);
                 let value = format!("{reader}({}, e, {key})", self.get("v", tag));
                 body.push(format!("    case {key}:"));
                 // The variant's value is kept: a fault of the text in it is one.
-                body.push("      $.faults(v, e, null, true);".to_owned());
+                let integers = if *integer { ", true" } else { "" };
+                body.push(format!("      $.faults(v, e, null, true{integers});"));
                 body.push(format!("      {}", self.set("o", tag, &value)));
                 body.push("      if (e.length !== n) $.at(e, n, s);".to_owned());
                 body.push("      return o;".to_owned());
@@ -1301,11 +1387,38 @@ fn needs_writer<'m>(model: &'m Model, name: &'m str, known: &mut HashMap<&'m str
     needed
 }
 
+/// How a type reads a JSON number.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NumberReading {
+    /// It takes no number.
+    None,
+    /// As a Rust integer: a whole number written as a float (`1.0`) is refused.
+    RustInteger,
+    /// As a number of any spelling.
+    Any,
+}
+
 fn known_keys(fields: &[Field]) -> Vec<&str> {
+    known_keys_of(fields)
+}
+
+/// The wire names and aliases of `fields`.
+fn known_keys_of<'f>(fields: impl IntoIterator<Item = &'f Field>) -> Vec<&'f str> {
     fields
-        .iter()
+        .into_iter()
         .flat_map(|f| std::iter::once(f.name.as_str()).chain(f.aliases.iter().map(String::as_str)))
         .collect()
+}
+
+/// `keys` without repeats, in their first order.
+fn distinct<'k>(keys: &[&'k str]) -> Vec<&'k str> {
+    let mut out: Vec<&str> = Vec::new();
+    for key in keys {
+        if !out.contains(key) {
+            out.push(key);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

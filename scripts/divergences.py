@@ -98,10 +98,8 @@ CLASSES = [
         "number 1 (or 0) (JSONDecoder; pydantic's reader on a schema symgen did not "
         "write), where serde refuses a float literal for an integer field (issue 38, "
         "item 6). TypeScript's `parse…` finds both in the text (docs/typescript.md).",
-        lambda r: (
-            r["what"].endswith(".0")
-            or (r["what"] == "-0" and "float literal" in r["message"])
-        )
+        lambda r: (r["what"].endswith(".0") or r["what"] == "-0")
+        and "float literal" in r["message"]
         and r["kind"] == "accepts",
     ),
     (

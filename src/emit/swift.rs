@@ -455,8 +455,10 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
             ..ctx.clone()
         };
         let name = &module.names[&named.name];
-        let body =
-            match &named.kind {
+        let constant = enums::constant_enum(&named.kind);
+        let body = match &constant {
+            Some(constant) => enums::render(&ctx, named, name, constant)?,
+            None => match &named.kind {
                 TypeKind::Record(record) => records::render_record(&ctx, named, name, record, 0)?,
                 TypeKind::Enum(e) => enums::render(&ctx, named, name, e)?,
                 TypeKind::Union(union) => {
@@ -483,7 +485,8 @@ fn render_module(module: &Module<'_>) -> Result<Vec<OutputFile>, model::Error> {
                 }
                 .map_err(|err| ctx.error(&named.pointer, err.to_string()))?
                 }
-            };
+            },
+        };
         bodies.push((name, body));
     }
     for (name, target) in &module.aliases {

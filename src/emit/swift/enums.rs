@@ -100,6 +100,26 @@ fn render_literal_enum(
     .map_err(|err| ctx.error(&named.pointer, err.to_string()))
 }
 
+/// The enum a named constant (`"Answer": {"const": 42}`) is rendered as: one case, so
+/// that its decoder refuses any other value (a `typealias` of the constant's type would
+/// take every value of that type). None for other types, and for `null` (free-form
+/// JSON's `null` already is the only value of its own alias).
+pub fn constant_enum(kind: &model::TypeKind) -> Option<Enum> {
+    match kind {
+        model::TypeKind::Alias(model::TypeExpr::Literal(value)) if *value != Literal::Null => {
+            Some(Enum {
+                values: vec![model::EnumValue {
+                    value: value.clone(),
+                    docs: model::Docs::default(),
+                    aliases: Vec::new(),
+                }],
+                open: false,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// Renders a string enum. Values with input aliases get a hand-written decoder that
 /// maps each alias to its canonical case; encoding always writes the canonical value.
 pub fn render(

@@ -143,12 +143,15 @@ fn constraint_checks(
     Ok(lines.finish())
 }
 
-/// The enum a field's type refers to, if any.
-fn enum_of<'a>(ctx: &TypeContext<'a>, plan: &FieldPlan) -> Option<&'a model::Enum> {
+/// The enum a field's type refers to, if any (a named constant is one).
+fn enum_of<'a>(
+    ctx: &TypeContext<'a>,
+    plan: &FieldPlan,
+) -> Option<std::borrow::Cow<'a, model::Enum>> {
     match plan.field.ty.non_null() {
         model::TypeExpr::Ref(name) => match &ctx.resolve(name)?.kind {
-            model::TypeKind::Enum(e) => Some(e),
-            _ => None,
+            model::TypeKind::Enum(e) => Some(std::borrow::Cow::Borrowed(e)),
+            kind => super::enums::constant_enum(kind).map(std::borrow::Cow::Owned),
         },
         _ => None,
     }
@@ -158,7 +161,7 @@ fn enum_of<'a>(ctx: &TypeContext<'a>, plan: &FieldPlan) -> Option<&'a model::Enu
 /// decodes to (input aliases included), else the literal.
 fn condition_value(ctx: &TypeContext<'_>, plan: &FieldPlan, value: &model::Literal) -> String {
     if let Some(e) = enum_of(ctx, plan) {
-        let cases = super::enums::case_names(e);
+        let cases = super::enums::case_names(&e);
         if let Some(index) = e
             .values
             .iter()

@@ -111,6 +111,9 @@ impl Validator {
     /// `x-symgen-protocol`) is judged root by root, with unknown tags per R4; its
     /// `replyData` tells reply checking where reply data sits.
     pub fn from_schema(document: Value, options: SchemaOptions) -> Result<Self> {
+        // Read as the generators read it (a draft assumed, a `$ref` fragment without
+        // its `/`), not otherwise.
+        let document = crate::model::explicit_reading(&document).unwrap_or(document);
         let schema = CompiledSchema::compile(document, options)?;
         Ok(Self {
             names: names(&schema, None, &[]),

@@ -1126,3 +1126,75 @@ fn every_keyword_is_represented_or_warned() {
         );
     }
 }
+
+/// Spellings other schema readers accept (issue 38): no `$schema` beside draft-07
+/// syntax, the versionless "latest" `$schema`, a `$ref` fragment without its leading
+/// `/`, and `oneOf` beside `anyOf`. Each is read, with a warning that says how; the
+/// validator reads the document the same way.
+#[test]
+fn peer_spellings_are_read_with_a_warning_and_validated_alike() {
+    use symgen::validate::{Outcome, SchemaOptions, Validator};
+    let doc = json!({
+        "title": "P",
+        "type": "object",
+        "properties": {
+            "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
+                "additionalItems": false, "minItems": 2},
+            "label": {"$ref": "#definitions/Label"},
+            "size": {"oneOf": [{"type": "string"}, {"type": "integer"}],
+                "anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}
+        },
+        "definitions": {"Label": {"type": "string"}}
+    });
+    let read = model(&doc);
+    let warned: Vec<(&str, &str)> = read
+        .warnings
+        .iter()
+        .map(|w| (w.pointer.as_str(), w.message.as_str()))
+        .collect();
+    let says = |pointer: &str, text: &str| {
+        warned
+            .iter()
+            .any(|(p, m)| *p == pointer && m.contains(text))
+    };
+    assert!(says("/$schema", "read as draft-07"), "{warned:?}");
+    assert!(
+        says("/properties/label/$ref", "\"#/definitions/Label\""),
+        "{warned:?}"
+    );
+    assert!(
+        says("/properties/size/anyOf", "follow `oneOf`"),
+        "{warned:?}"
+    );
+    let fields = &record(&read, "P").fields;
+    assert!(
+        matches!(field(fields, "pair").ty.non_null(), TypeExpr::Tuple(items) if items.len() == 2)
+    );
+    assert_eq!(
+        field(fields, "label").ty.non_null(),
+        &TypeExpr::Ref("Label".into())
+    );
+
+    let validator = Validator::from_schema(doc, SchemaOptions::default()).unwrap();
+    let verdict = |text: &str| validator.validate_str(text).outcome;
+    assert_eq!(
+        verdict(r#"{"pair":["a",1],"label":"x","size":3}"#),
+        Outcome::Valid
+    );
+    assert_eq!(verdict(r#"{"pair":["a","b"]}"#), Outcome::Invalid);
+    assert_eq!(verdict(r#"{"pair":["a",1,2]}"#), Outcome::Invalid);
+    assert_eq!(verdict(r#"{"label":7}"#), Outcome::Invalid);
+    assert_eq!(verdict(r#"{"size":-1}"#), Outcome::Invalid);
+
+    let latest =
+        json!({"$schema": "http://json-schema.org/schema#", "title": "L", "type": "string"});
+    let latest_model = model(&latest);
+    assert!(
+        latest_model
+            .warnings
+            .iter()
+            .any(|w| w.pointer == "/$schema" && w.message.contains("read as 2020-12"))
+    );
+    let validator = Validator::from_schema(latest, SchemaOptions::default()).unwrap();
+    assert_eq!(validator.validate_str("7").outcome, Outcome::Invalid);
+}

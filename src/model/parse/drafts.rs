@@ -1,5 +1,6 @@
 //! Every draft in, one draft out: a schema document of draft-04, -06, -07, 2019-09 or
-//! 2020-12 (or without `$schema`, read as 2020-12) is first checked against its draft's
+//! 2020-12 (without `$schema`, or with the versionless "latest" URI, read as 2020-12
+//! unless it uses an older draft's syntax, with a warning) is first checked against its draft's
 //! meta-schema, then rewritten into the 2020-12 spelling the parser reads:
 //!
 //! | older spelling | 2020-12 |
@@ -35,10 +36,21 @@ pub(super) enum Draft {
     D2020,
 }
 
-/// The draft a document declares (`$schema`), or 2020-12 when it declares none.
-pub(super) fn draft_of(file: &str, root: &Map<String, Value>) -> Result<Draft, Error> {
+/// The draft a document declares (`$schema`), and a note when the draft was assumed:
+/// `$schema` naming the latest draft without a version (read as 2020-12), or no
+/// `$schema` (2020-12, unless the document uses an older draft's syntax: then that
+/// draft, see [`older_syntax`]).
+pub(super) fn draft_of(
+    file: &str,
+    root: &Map<String, Value>,
+) -> Result<(Draft, Option<String>), Error> {
     let Some(declared) = root.get("$schema") else {
-        return Ok(Draft::D2020);
+        let Some((draft, name, at)) = older_syntax(root) else {
+            return Ok((Draft::D2020, None));
+        };
+        let note =
+            format!("no `$schema`: read as {name}, whose syntax the document uses (at {at:?})");
+        return Ok((draft, Some(note)));
     };
     let uri = declared.as_str().unwrap_or_default();
     let normalized = uri.trim_end_matches('#').replacen(
@@ -46,19 +58,146 @@ pub(super) fn draft_of(file: &str, root: &Map<String, Value>) -> Result<Draft, E
         "http://json-schema.org/draft-0",
         1,
     );
-    DRAFTS
-        .iter()
-        .find(|(known, _)| *known == normalized)
-        .map(|(_, draft)| *draft)
-        .ok_or_else(|| {
-            Error::new(
-                file,
-                "/$schema",
-                format!(
-                    "unsupported `$schema` {uri:?}: symgen reads draft-04, -06, -07, 2019-09 and 2020-12"
-                ),
-            )
-        })
+    if let Some((_, draft)) = DRAFTS.iter().find(|(known, _)| *known == normalized) {
+        return Ok((*draft, None));
+    }
+    if LATEST.contains(&normalized.as_str()) {
+        let note = format!("`$schema` {uri:?} names no draft (the latest): read as 2020-12");
+        return Ok((Draft::D2020, Some(note)));
+    }
+    Err(Error::new(
+        file,
+        "/$schema",
+        format!(
+            "unsupported `$schema` {uri:?}: symgen reads draft-04, -06, -07, 2019-09 and 2020-12"
+        ),
+    ))
+}
+
+/// `document` with what symgen assumes in reading it written out, for a reader that
+/// assumes nothing (the validator's engine): the draft it was read as, where
+/// [`draft_of`] assumed one (the versionless "latest" URI, or no `$schema` beside an
+/// older draft's syntax), and the leading `/` of each same-document `$ref` fragment
+/// that is a JSON Pointer without it (`#definitions/Foo`: no anchor has a `/`). None
+/// when nothing was assumed.
+pub fn explicit_reading(document: &Value) -> Option<Value> {
+    let root = document.as_object()?;
+    let mut out: Option<Value> = None;
+    if let Ok((draft, Some(_))) = draft_of("", root) {
+        let uri = DRAFTS
+            .iter()
+            .find(|(_, d)| *d == draft)
+            .map(|(uri, _)| *uri)?;
+        let copy = out.get_or_insert_with(|| document.clone());
+        copy["$schema"] = Value::String(format!("{uri}#"));
+    }
+    let mut fixes: Vec<(String, String)> = Vec::new();
+    slashless_refs(document, document, "", 0, &mut fixes);
+    if !fixes.is_empty() {
+        let copy = out.get_or_insert_with(|| document.clone());
+        for (pointer, reference) in fixes {
+            if let Some(slot) = copy.pointer_mut(&pointer) {
+                *slot = Value::String(reference);
+            }
+        }
+    }
+    out
+}
+
+/// The pointer of each `$ref` in `value` (at `pointer`) whose fragment is a JSON
+/// Pointer into `document` written without its leading `/`, and the `$ref` with it.
+fn slashless_refs(
+    document: &Value,
+    value: &Value,
+    pointer: &str,
+    depth: usize,
+    out: &mut Vec<(String, String)>,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match value {
+        Value::Object(object) => {
+            for (key, inner) in object {
+                let at = format!("{pointer}/{}", escape(key));
+                if let ("$ref", Value::String(reference)) = (key.as_str(), inner)
+                    && let Some(fragment) = reference.strip_prefix('#')
+                    && !fragment.starts_with('/')
+                    && fragment.contains('/')
+                    && document.pointer(&format!("/{fragment}")).is_some()
+                {
+                    out.push((at.clone(), format!("#/{fragment}")));
+                }
+                slashless_refs(document, inner, &at, depth + 1, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                slashless_refs(document, item, &format!("{pointer}/{i}"), depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `$schema` URIs (without the empty fragment) that name "the latest draft".
+const LATEST: &[&str] = &[
+    "http://json-schema.org/schema",
+    "https://json-schema.org/schema",
+];
+
+/// The older draft a document without `$schema` is written in, its name and the
+/// pointer of a keyword that says so: `items` as an array of schemas, `additionalItems`
+/// or `dependencies` listing property names (draft-07 and before), a boolean
+/// `exclusiveMinimum` or `exclusiveMaximum` (draft-04). None when nothing says so.
+fn older_syntax(root: &Map<String, Value>) -> Option<(Draft, &'static str, String)> {
+    let mut found: Option<(Draft, &'static str, String)> = None;
+    let mut pending: Vec<(&Map<String, Value>, String, usize)> = vec![(root, String::new(), 0)];
+    while let Some((object, pointer, depth)) = pending.pop() {
+        for (key, value) in object {
+            let at = format!("{pointer}/{}", escape(key));
+            let older = match (key.as_str(), value) {
+                ("exclusiveMinimum" | "exclusiveMaximum", Value::Bool(_)) => {
+                    Some((Draft::D4, "draft-04"))
+                }
+                ("items", Value::Array(_))
+                | ("additionalItems", Value::Object(_) | Value::Bool(_)) => {
+                    Some((Draft::D7, "draft-07"))
+                }
+                // Property dependencies: lists of names, which no schema is.
+                ("dependencies", Value::Object(entries))
+                    if !entries.is_empty() && entries.values().all(Value::is_array) =>
+                {
+                    Some((Draft::D7, "draft-07"))
+                }
+                _ => None,
+            };
+            if let Some((draft, name)) = older
+                && found.as_ref().is_none_or(|(d, _, _)| draft < *d)
+            {
+                found = Some((draft, name, at.clone()));
+            }
+            if depth < MAX_DEPTH {
+                match value {
+                    Value::Object(inner) => pending.push((inner, at, depth + 1)),
+                    Value::Array(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            if let Value::Object(inner) = item {
+                                pending.push((inner, format!("{at}/{i}"), depth + 1));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A key as a JSON Pointer segment.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// Checks `document` against its draft's meta-schema: the first violation as a located
@@ -75,6 +214,13 @@ pub(super) fn meta_validate(file: &str, document: &Value, draft: Draft) -> Resul
     let respelled;
     let document = match declared {
         Some(uri) if uri.trim_end_matches('#') != canonical => {
+            let mut copy = document.clone();
+            copy["$schema"] = Value::String(format!("{canonical}#"));
+            respelled = copy;
+            &respelled
+        }
+        // No `$schema`, read as an older draft for its syntax (`draft_of`).
+        None if draft != Draft::D2020 => {
             let mut copy = document.clone();
             copy["$schema"] = Value::String(format!("{canonical}#"));
             respelled = copy;
@@ -198,8 +344,9 @@ mod tests {
             },
             "dependencies": {"a": ["b"], "c": {"required": ["d"]}}
         });
-        let draft = draft_of("f", document.as_object().unwrap()).unwrap();
+        let (draft, assumed) = draft_of("f", document.as_object().unwrap()).unwrap();
         assert_eq!(draft, Draft::D4);
+        assert_eq!(assumed, None);
         let out = normalize(&document, draft);
         assert_eq!(out["$id"], "urn:x");
         assert!(out.get("id").is_none());
@@ -225,11 +372,61 @@ mod tests {
         let none = json!({"type": "string"});
         assert_eq!(
             draft_of("f", none.as_object().unwrap()).unwrap(),
-            Draft::D2020
+            (Draft::D2020, None)
         );
         let draft3 = json!({"$schema": "http://json-schema.org/draft-03/schema#"});
         let err = draft_of("f", draft3.as_object().unwrap()).unwrap_err();
         assert_eq!(err.pointer, "/$schema");
+    }
+
+    #[test]
+    fn the_latest_uri_and_older_syntax_without_schema_are_read_with_a_note() {
+        for uri in [
+            "http://json-schema.org/schema#",
+            "https://json-schema.org/schema",
+        ] {
+            let latest = json!({"$schema": uri, "type": "string"});
+            let (draft, note) = draft_of("f", latest.as_object().unwrap()).unwrap();
+            assert_eq!(draft, Draft::D2020);
+            assert!(note.unwrap().contains("read as 2020-12"));
+        }
+        let tuple = json!({"properties": {"p": {"items": [{"type": "string"}]}}});
+        let (draft, note) = draft_of("f", tuple.as_object().unwrap()).unwrap();
+        assert_eq!(draft, Draft::D7);
+        assert!(note.unwrap().contains("\"/properties/p/items\""));
+        let old = json!({"properties": {"n": {"minimum": 0, "exclusiveMinimum": true}},
+            "dependencies": {"a": ["b"]}});
+        let (draft, note) = draft_of("f", old.as_object().unwrap()).unwrap();
+        assert_eq!(draft, Draft::D4);
+        assert!(note.unwrap().contains("draft-04"));
+        // A property called `dependencies` (a schema, not a list of names) says nothing.
+        let named = json!({"properties": {"dependencies": {"type": "object"}}});
+        assert_eq!(
+            draft_of("f", named.as_object().unwrap()).unwrap(),
+            (Draft::D2020, None)
+        );
+        // The validator's engine is told the draft assumed.
+        let told = explicit_reading(&tuple).unwrap();
+        assert_eq!(told["$schema"], "http://json-schema.org/draft-07/schema#");
+        assert_eq!(explicit_reading(&named), None);
+        // Read as draft-07, the tuple passes the meta-schema and becomes `prefixItems`.
+        meta_validate("f", &tuple, Draft::D7).unwrap();
+        assert_eq!(
+            normalize(&tuple, Draft::D7)["properties"]["p"],
+            json!({"prefixItems": [{"type": "string"}]})
+        );
+    }
+
+    #[test]
+    fn a_slashless_pointer_fragment_is_written_with_its_slash() {
+        let document = json!({"properties": {"x": {"$ref": "#definitions/X"},
+            "y": {"$ref": "#nothing/here"}, "z": {"$ref": "#anchor"}},
+            "definitions": {"X": {"type": "string"}}});
+        let told = explicit_reading(&document).unwrap();
+        assert_eq!(told["properties"]["x"]["$ref"], "#/definitions/X");
+        assert_eq!(told["properties"]["y"]["$ref"], "#nothing/here");
+        assert_eq!(told["properties"]["z"]["$ref"], "#anchor");
+        assert!(told.get("$schema").is_none());
     }
 
     #[test]

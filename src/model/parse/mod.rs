@@ -37,6 +37,7 @@ pub(crate) use keywords::subschemas_mut;
 use keywords::*;
 use unions::type_name;
 
+pub use drafts::explicit_reading;
 pub use refs::Sources;
 use refs::{Resources, Target};
 
@@ -56,11 +57,15 @@ pub(super) fn build(
             "the document is not a JSON Schema object",
         ));
     };
-    let draft = drafts::draft_of(file, root)?;
+    let (draft, assumed) = drafts::draft_of(file, root)?;
     drafts::meta_validate(file, document, draft)?;
     directions::check(file, document)?;
     let normalized = drafts::normalize(document, draft);
-    let resources = Resources::load(file, path, normalized, sources)?;
+    let mut resources = Resources::load(file, path, normalized, sources)?;
+    if let Some(note) = assumed {
+        let note = Warning::new(file, "/$schema", note).reaching(super::Reach::Keyword);
+        resources.notes.insert(0, note);
+    }
     let mut parser = Parser::new(file, &resources)?;
     parser.run()
 }
@@ -132,7 +137,7 @@ impl<'a> Parser<'a> {
             defs: Vec::new(),
             by_name: HashMap::new(),
             by_target: HashMap::new(),
-            warnings: Vec::new(),
+            warnings: resources.notes.clone(),
             slots: Vec::new(),
             state: Vec::new(),
             taken: HashSet::new(),

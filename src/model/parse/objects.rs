@@ -45,10 +45,13 @@ impl Parser<'_> {
                 continue;
             }
             if choice.is_some() {
-                return Err(self.err(
+                // Both: the value must take exactly one `oneOf` alternative and at least
+                // one `anyOf` alternative. The types follow `oneOf`.
+                self.warn(
                     &join(pointer, key),
-                    "both `oneOf` and `anyOf` describe alternatives here; only one is supported",
-                ));
+                    "both `oneOf` and `anyOf` describe alternatives here: the generated types follow `oneOf`; this `anyOf` is not enforced by them",
+                );
+                continue;
             }
             choice = Some((key, members));
         }

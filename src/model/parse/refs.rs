@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::drafts;
 use super::keywords::subschemas;
-use crate::model::Error;
+use crate::model::{Error, Reach, Warning};
 
 /// How many documents one schema may pull in through `$ref`s.
 const MAX_DOCUMENTS: usize = 4096;
@@ -98,6 +98,9 @@ pub(super) struct Resources {
     /// `(document, base URI, reference)` → target: for `$ref`s the parser reads at a
     /// pointer of its own making (a union flattened out of an `allOf`).
     by_reference: HashMap<(usize, String, String), Result<Target, String>>,
+    /// How a document was read where it left the reading open (a `$schema` naming no
+    /// draft, a fragment without its leading `/`): warnings for the parser to pass on.
+    pub notes: Vec<Warning>,
 }
 
 fn percent_encode_path(path: &Path) -> String {
@@ -145,6 +148,7 @@ impl Resources {
             embedded: vec![Vec::new()],
             resolved: HashMap::new(),
             by_reference: HashMap::new(),
+            notes: Vec::new(),
         };
         let mut id_index: Option<HashMap<String, PathBuf>> = None;
         resources.index(0);
@@ -291,6 +295,25 @@ impl Resources {
                 doc: *doc,
                 pointer: pointer.clone(),
             })),
+            // No anchor of that name, but a JSON Pointer once a `/` leads it
+            // (`#definitions/Foo`): read as that pointer, as other readers do.
+            None if fragment.contains('/')
+                && self.docs[target_doc]
+                    .value
+                    .pointer(&format!("{resource_pointer}/{fragment}"))
+                    .is_some() =>
+            {
+                let file = self.docs[doc].file.clone();
+                let note = format!(
+                    "`$ref` {reference:?} names no anchor; read as the JSON Pointer \"#/{fragment}\" (a fragment that is a pointer starts with `/`)"
+                );
+                self.notes
+                    .push(Warning::new(&file, pointer, note).reaching(Reach::Keyword));
+                Ok(Ok(Target::Schema {
+                    doc: target_doc,
+                    pointer: format!("{resource_pointer}/{fragment}"),
+                }))
+            }
             None => Ok(Err(format!(
                 "`$ref` {reference:?} names an anchor that does not exist"
             ))),
@@ -371,7 +394,11 @@ impl Resources {
         let root = value
             .as_object()
             .ok_or_else(|| Error::new(&file, "", "the document is not a JSON Schema object"))?;
-        let draft = drafts::draft_of(&file, root)?;
+        let (draft, assumed) = drafts::draft_of(&file, root)?;
+        if let Some(note) = assumed {
+            self.notes
+                .push(Warning::new(&file, "/$schema", note).reaching(Reach::Keyword));
+        }
         drafts::meta_validate(&file, &value, draft)?;
         let value = drafts::normalize(&value, draft);
         let index = self.docs.len();

@@ -1021,12 +1021,12 @@ impl CompiledSchema {
             let Some(index) = d.select(&tag).filter(|_| d.knows(&tag)) else {
                 continue;
             };
-            let node = root_node(
-                &self.document,
-                self.document
-                    .pointer(&format!("/$defs/{}", root.name))
-                    .unwrap_or(&self.document),
-            );
+            // The root's own schema (a `--root` may be a `definitions` entry or a
+            // pointer), the one its union and so `index` came from.
+            let Some(schema) = self.document.pointer(&root.pointer) else {
+                continue;
+            };
+            let node = root_node(&self.document, schema);
             let variant = ["oneOf", "anyOf"]
                 .iter()
                 .find_map(|key| node.get(*key)?.as_array()?.get(index))

@@ -269,3 +269,66 @@ fn a_root_without_rust_types_judges_any_text_without_a_panic() {
         }
     }
 }
+
+/// A root chosen with `--root` gets its own variants' reply types: the reply lookup
+/// reads the root's schema where the root is (a draft-07 `definitions` entry, a
+/// `#/…` pointer), not at `/$defs/<the name it was given>`. Before, it fell back to
+/// the whole document: no reply, or the document's own alternatives' reply type.
+#[test]
+fn a_root_given_by_pointer_or_definitions_gets_its_own_reply_types() {
+    let variant = |tag: &str, reply: Value| {
+        serde_json::json!({"type": "object", "required": ["method"],
+            "properties": {"method": {"const": tag}}, "x-symgen-reply": reply})
+    };
+    let document = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Whole",
+        "x-symgen-protocol": {"replyData": "/result"},
+        // The document's own alternatives, which a lookup of the wrong schema reads.
+        "oneOf": [
+            variant("ping", serde_json::json!({"type": "string"})),
+            variant("pong", Value::Null)
+        ],
+        "definitions": {
+            "Msg": {"oneOf": [
+                variant("pong", Value::Null),
+                variant("ping", serde_json::json!({"type": "integer"}))
+            ]}
+        }
+    });
+    for selector in ["Msg", "#/definitions/Msg"] {
+        let validator = Validator::from_schema(document.clone(), Default::default())
+            .unwrap()
+            .with_root(selector)
+            .unwrap();
+        let reply = validator.reply_to("ping").unwrap();
+        // Both roots declare `ping`; the document's own root comes first and wins.
+        let pong = r#"{"method":"pong","result":"s"}"#;
+        assert_eq!(reply.validate_str(pong).outcome, Outcome::Valid);
+        let only = Validator::from_schema(
+            serde_json::json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "title": "Bag",
+                "x-symgen-protocol": {"replyData": "/result"},
+                "definitions": document["definitions"].clone()
+            }),
+            Default::default(),
+        )
+        .unwrap()
+        .with_root(selector)
+        .unwrap();
+        let reply = only
+            .reply_to("ping")
+            .unwrap_or_else(|e| panic!("{selector}: {e}"));
+        assert_eq!(
+            reply.validate_str(r#"{"result":7}"#).outcome,
+            Outcome::Valid,
+            "{selector}"
+        );
+        assert_eq!(
+            reply.validate_str(r#"{"result":"s"}"#).outcome,
+            Outcome::Invalid,
+            "{selector}"
+        );
+    }
+}

@@ -529,10 +529,17 @@ impl Evaluated {
                     }
                     // The keyword's place in the schema: a pointer, or a URI (the
                     // document's `$id` or file) with a pointer as its fragment.
+                    // Found from the `format` keyword's node or, where the draft's
+                    // output has none for an unknown format (draft-07), from the `type`
+                    // keyword's, whose sibling it is.
                     let mut rust_integer = || {
                         let at = node.get("schemaLocation").and_then(Value::as_str)?;
                         let (base, fragment) = at.split_once('#').unwrap_or(("", at));
                         let at = super::discriminator::fragment_pointer(fragment);
+                        let at = match at.strip_suffix("/type") {
+                            Some(schema) => format!("{schema}/format"),
+                            None => at,
+                        };
                         let is_rust = |schema: &Value| {
                             schema
                                 .pointer(&at)
@@ -548,7 +555,7 @@ impl Evaluated {
                         });
                         other.as_ref().filter(|d| is_rust(d)).map(|_| ())
                     };
-                    if keyword == "format" && rust_integer().is_some() {
+                    if (keyword == "format" || keyword == "type") && rust_integer().is_some() {
                         evaluated.integers.insert(location.to_owned());
                     }
                 }
@@ -1021,6 +1028,14 @@ mod tests {
         let text = r#"{"n": 1.0, "m": -0, "plain": 2e0, "f": 3.0, "free": [4.0],
             "zz": 5.0, "big": 18446744073709551616}"#;
         assert_eq!(kept_pointers(schema.clone(), text), ["/n", "/m"]);
+        // A draft-07 document, whose output has no node for an unknown `format`: the
+        // same Rust integers, found from their `type`.
+        let mut draft_07 = schema.clone();
+        draft_07["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+        draft_07["definitions"] = draft_07["$defs"].take();
+        draft_07["properties"]["n"] = json!({"$ref": "#/definitions/U"});
+        let text = r#"{"n": 1.0, "m": -0, "plain": 2e0, "f": 3.0, "free": [4.0]}"#;
+        assert_eq!(kept_pointers(draft_07, text), ["/n", "/m"]);
         let text = r#"{"n": 7, "m": 18446744073709551616}"#;
         let violations = kept_violations(schema, text, false);
         assert_eq!(violations.len(), 1);

@@ -222,11 +222,12 @@ const LONE_SURROGATE =
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /**
- * A number written with an exponent, or with a fraction of zeros only: the text may
- * hold a whole number written as a float (`1.0`, `2e3`). A string may match too; the
- * second reading then finds nothing.
+ * A number written with a fraction of zeros only or with an exponent, ending where a
+ * member ends: the text may hold a whole number written as a float (`1.0`, `2e3`). A
+ * string may match too (`"at 1.0, then"`); the second reading then finds nothing. A
+ * UUID's `3e45` does not match: a `-` follows it.
  */
-const WHOLE_FLOAT = /[0-9][eE]|\.0+(?![0-9])|\.[0-9]*[eE]/;
+const WHOLE_FLOAT = /[0-9](?:\.0+|(?:\.[0-9]+)?[eE][+-]?[0-9]+)[\s,\]}]/;
 
 /** A number literal with a fraction or an exponent. */
 const FLOAT_SYNTAX = /[.eE]/;

@@ -128,7 +128,9 @@ fn slashless_refs(
                 {
                     out.push((at.clone(), format!("#/{fragment}")));
                 }
-                slashless_refs(document, inner, &at, depth + 1, out);
+                if !INSTANCES.contains(&key.as_str()) {
+                    slashless_refs(document, inner, &at, depth + 1, out);
+                }
             }
         }
         Value::Array(items) => {
@@ -177,7 +179,9 @@ fn older_syntax(root: &Map<String, Value>) -> Option<(Draft, &'static str, Strin
             {
                 found = Some((draft, name, at.clone()));
             }
-            if depth < MAX_DEPTH {
+            // Instances (`const`, `enum`, `examples`, `default`) are no schemas: an
+            // example's `"items": [..]` says nothing about the draft.
+            if depth < MAX_DEPTH && !INSTANCES.contains(&key.as_str()) {
                 match value {
                     Value::Object(inner) => pending.push((inner, at, depth + 1)),
                     Value::Array(items) => {
@@ -194,6 +198,9 @@ fn older_syntax(root: &Map<String, Value>) -> Option<(Draft, &'static str, Strin
     }
     found
 }
+
+/// Keywords whose values are instances, not schemas.
+const INSTANCES: &[&str] = &["const", "enum", "examples", "default"];
 
 /// A key as a JSON Pointer segment.
 fn escape(key: &str) -> String {
@@ -399,6 +406,12 @@ mod tests {
         let (draft, note) = draft_of("f", old.as_object().unwrap()).unwrap();
         assert_eq!(draft, Draft::D4);
         assert!(note.unwrap().contains("draft-04"));
+        // An example's `items` says nothing.
+        let example = json!({"examples": [{"items": [1, 2]}], "default": {"items": []}});
+        assert_eq!(
+            draft_of("f", example.as_object().unwrap()).unwrap(),
+            (Draft::D2020, None)
+        );
         // A property called `dependencies` (a schema, not a list of names) says nothing.
         let named = json!({"properties": {"dependencies": {"type": "object"}}});
         assert_eq!(
@@ -420,12 +433,15 @@ mod tests {
     #[test]
     fn a_slashless_pointer_fragment_is_written_with_its_slash() {
         let document = json!({"properties": {"x": {"$ref": "#definitions/X"},
-            "y": {"$ref": "#nothing/here"}, "z": {"$ref": "#anchor"}},
+            "y": {"$ref": "#nothing/here"}, "z": {"$ref": "#anchor"},
+            "w": {"const": {"$ref": "#definitions/X"}}},
             "definitions": {"X": {"type": "string"}}});
         let told = explicit_reading(&document).unwrap();
         assert_eq!(told["properties"]["x"]["$ref"], "#/definitions/X");
         assert_eq!(told["properties"]["y"]["$ref"], "#nothing/here");
         assert_eq!(told["properties"]["z"]["$ref"], "#anchor");
+        // An instance is data, kept as written.
+        assert_eq!(told["properties"]["w"]["const"]["$ref"], "#definitions/X");
         assert!(told.get("$schema").is_none());
     }
 

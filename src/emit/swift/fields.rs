@@ -180,7 +180,7 @@ impl FieldPlan {
                 ctx.optional_aliases(&self.field.ty),
                 &self.field.ty.non_null(),
             ) {
-                (0, _) => target,
+                (0, _) => target.clone(),
                 (_, TypeExpr::Array(_)) => format!("{target}?.compactMap {{ $0 }}"),
                 (layers, _) => format!("{target}{}", " ?? nil".repeat(layers)),
             };
@@ -190,6 +190,35 @@ impl FieldPlan {
                 &[value, format!("forKey: {key}"), format!("in: {bounds}")],
                 ")",
             ));
+        }
+        // A tuple's bounded integer items (`prefixItems: [{"minimum": 1}, …]`), each
+        // checked as a bounded field is (the error names the field).
+        if let TypeExpr::Tuple(items) = self.field.ty.non_null()
+            && !self.swift_type.starts_with("Indirect<")
+        {
+            let access = if self.swift_type.ends_with('?') {
+                "?."
+            } else {
+                "."
+            };
+            for (i, item) in items.iter().enumerate() {
+                let Some(bounds) = ctx.bounded_int(item).and_then(types::int_bounds) else {
+                    continue;
+                };
+                if ctx.optional_aliases(item) != 0 {
+                    continue;
+                }
+                out.push_str(&layout::call(
+                    indent,
+                    "try container.check(",
+                    &[
+                        format!("{target}{access}item{i}"),
+                        format!("forKey: {key}"),
+                        format!("in: {bounds}"),
+                    ],
+                    ")",
+                ));
+            }
         }
         Ok(out)
     }

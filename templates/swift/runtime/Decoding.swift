@@ -208,6 +208,16 @@ extension Decoder {
         forKey: key, in: container, debugDescription: "unexpected key \(key.stringValue)")
     }
   }
+
+  /// Fails unless the integer decoded here lies in `range` (an untagged union's bounded
+  /// alternative, which then does not match).
+  public func check<T: FixedWidthInteger>(_ value: T, in range: ClosedRange<T>) throws {
+    if !range.contains(value) {
+      let context = DecodingError.Context(
+        codingPath: codingPath, debugDescription: "\(value) is outside \(range)")
+      throw DecodingError.dataCorrupted(context)
+    }
+  }
 }
 
 extension Encoder {

@@ -50,16 +50,24 @@ pub(super) fn untagged_enum(
             decode_constants(&mut decode, body, value, &group, first_match);
         } else {
             rest = &rest[1..];
-            if first_match {
+            let bounds = integer_bounds(ctx, case);
+            if first_match && bounds.is_none() {
                 decode
                     .line(format!(
                         "self = .{}(try {value}(from: decoder))",
                         case.escaped()
                     ))
                     .line("return");
-            } else {
+            } else if first_match {
+                decode.guarded_line(format!("let value = try {value}(from: decoder)"));
+                check_bounds(&mut decode, bounds.as_deref());
                 decode
-                    .guarded_line(format!("let value = try {value}(from: decoder)"))
+                    .line(format!("self = .{}(value)", case.escaped()))
+                    .line("return");
+            } else {
+                decode.guarded_line(format!("let value = try {value}(from: decoder)"));
+                check_bounds(&mut decode, bounds.as_deref());
+                decode
                     .line("let unknown = unknownKeyCount(of: value)")
                     .line("if best.map({ unknown < $0.unknown }) ?? true {")
                     .push()
@@ -118,6 +126,26 @@ pub(super) fn untagged_enum(
             base: 0,
         },
     )
+}
+
+/// The range of an alternative that is a bounded integer (`{"type": "integer",
+/// "minimum": 0}`), directly or through aliases: a value outside it matches the
+/// alternative no more than serde's or the validator's reading lets it.
+fn integer_bounds(ctx: &TypeContext<'_>, case: &Case) -> Option<String> {
+    let Payload::Type(expr) = &case.variant.payload else {
+        return None;
+    };
+    if expr.is_nullable() || matches!(expr, TypeExpr::Array(_)) || ctx.optional_aliases(expr) != 0 {
+        return None;
+    }
+    ctx.bounded_int(expr).and_then(types::int_bounds)
+}
+
+/// Throws unless `value` lies in `bounds` (when there are bounds).
+fn check_bounds(decode: &mut Lines, bounds: Option<&str>) {
+    if let Some(bounds) = bounds {
+        decode.guarded_line(format!("try decoder.check(value, in: {bounds})"));
+    }
 }
 
 /// The constant a variant's payload is, if it is one.

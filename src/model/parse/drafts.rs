@@ -16,6 +16,8 @@
 use serde_json::{Map, Value};
 
 use super::Error;
+use super::keywords::{join, subschemas};
+use super::refs::collect_refs;
 
 /// The drafts symgen reads, by their `$schema` URI (without the empty fragment).
 const DRAFTS: &[(&str, Draft)] = &[
@@ -84,62 +86,27 @@ pub fn explicit_reading(document: &Value) -> Option<Value> {
     let root = document.as_object()?;
     let mut out: Option<Value> = None;
     if let Ok((draft, Some(_))) = draft_of("", root) {
-        let uri = DRAFTS
-            .iter()
-            .find(|(_, d)| *d == draft)
-            .map(|(uri, _)| *uri)?;
         let copy = out.get_or_insert_with(|| document.clone());
-        copy["$schema"] = Value::String(format!("{uri}#"));
+        copy["$schema"] = Value::String(format!("{}#", uri_of(draft)));
     }
-    let mut fixes: Vec<(String, String)> = Vec::new();
-    slashless_refs(document, document, "", 0, &mut fixes);
-    if !fixes.is_empty() {
+    let mut refs = Vec::new();
+    collect_refs(document, "", &mut refs, 0);
+    for (pointer, reference) in refs {
+        let Some(fragment) = reference.strip_prefix('#') else {
+            continue;
+        };
+        if fragment.starts_with('/')
+            || !fragment.contains('/')
+            || document.pointer(&format!("/{fragment}")).is_none()
+        {
+            continue;
+        }
         let copy = out.get_or_insert_with(|| document.clone());
-        for (pointer, reference) in fixes {
-            if let Some(slot) = copy.pointer_mut(&pointer) {
-                *slot = Value::String(reference);
-            }
+        if let Some(slot) = copy.pointer_mut(&pointer) {
+            *slot = Value::String(format!("#/{fragment}"));
         }
     }
     out
-}
-
-/// The pointer of each `$ref` in `value` (at `pointer`) whose fragment is a JSON
-/// Pointer into `document` written without its leading `/`, and the `$ref` with it.
-fn slashless_refs(
-    document: &Value,
-    value: &Value,
-    pointer: &str,
-    depth: usize,
-    out: &mut Vec<(String, String)>,
-) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    match value {
-        Value::Object(object) => {
-            for (key, inner) in object {
-                let at = format!("{pointer}/{}", escape(key));
-                if let ("$ref", Value::String(reference)) = (key.as_str(), inner)
-                    && let Some(fragment) = reference.strip_prefix('#')
-                    && !fragment.starts_with('/')
-                    && fragment.contains('/')
-                    && document.pointer(&format!("/{fragment}")).is_some()
-                {
-                    out.push((at.clone(), format!("#/{fragment}")));
-                }
-                if !INSTANCES.contains(&key.as_str()) {
-                    slashless_refs(document, inner, &at, depth + 1, out);
-                }
-            }
-        }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                slashless_refs(document, item, &format!("{pointer}/{i}"), depth + 1, out);
-            }
-        }
-        _ => {}
-    }
 }
 
 /// `$schema` URIs (without the empty fragment) that name "the latest draft".
@@ -155,9 +122,8 @@ const LATEST: &[&str] = &[
 fn older_syntax(root: &Map<String, Value>) -> Option<(Draft, &'static str, String)> {
     let mut found: Option<(Draft, &'static str, String)> = None;
     let mut pending: Vec<(&Map<String, Value>, String, usize)> = vec![(root, String::new(), 0)];
-    while let Some((object, pointer, depth)) = pending.pop() {
-        for (key, value) in object {
-            let at = format!("{pointer}/{}", escape(key));
+    while let Some((schema, pointer, depth)) = pending.pop() {
+        for (key, value) in schema {
             let older = match (key.as_str(), value) {
                 ("exclusiveMinimum" | "exclusiveMaximum", Value::Bool(_)) => {
                     Some((Draft::D4, "draft-04"))
@@ -177,34 +143,35 @@ fn older_syntax(root: &Map<String, Value>) -> Option<(Draft, &'static str, Strin
             if let Some((draft, name)) = older
                 && found.as_ref().is_none_or(|(d, _, _)| draft < *d)
             {
-                found = Some((draft, name, at.clone()));
+                found = Some((draft, name, join(&pointer, key)));
             }
-            // Instances (`const`, `enum`, `examples`, `default`) are no schemas: an
-            // example's `"items": [..]` says nothing about the draft.
-            if depth < MAX_DEPTH && !INSTANCES.contains(&key.as_str()) {
-                match value {
-                    Value::Object(inner) => pending.push((inner, at, depth + 1)),
-                    Value::Array(items) => {
-                        for (i, item) in items.iter().enumerate() {
-                            if let Value::Object(inner) = item {
-                                pending.push((inner, format!("{at}/{i}"), depth + 1));
-                            }
+        }
+        // Only schemas are read (never an instance: an example's `"items": [..]` says
+        // nothing about the draft), draft-07's array of `items` included.
+        if depth < MAX_DEPTH {
+            subschemas(schema, &pointer, |sub, at| match sub {
+                Value::Object(inner) => pending.push((inner, at, depth + 1)),
+                Value::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        if let Value::Object(inner) = item {
+                            pending.push((inner, format!("{at}/{i}"), depth + 1));
                         }
                     }
-                    _ => {}
                 }
-            }
+                _ => {}
+            });
         }
     }
     found
 }
 
-/// Keywords whose values are instances, not schemas.
-const INSTANCES: &[&str] = &["const", "enum", "examples", "default"];
-
-/// A key as a JSON Pointer segment.
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// The `$schema` URI of `draft`, as [`DRAFTS`] spells it.
+fn uri_of(draft: Draft) -> &'static str {
+    DRAFTS
+        .iter()
+        .find(|(_, d)| *d == draft)
+        .map(|(uri, _)| *uri)
+        .unwrap_or_default()
 }
 
 /// Checks `document` against its draft's meta-schema: the first violation as a located
@@ -212,28 +179,20 @@ fn escape(key: &str) -> String {
 pub(super) fn meta_validate(file: &str, document: &Value, draft: Draft) -> Result<(), Error> {
     // The meta-schema is found by the exact URI; spellings of it symgen accepts (`https`
     // for the older drafts, no `#`) are checked as the canonical one.
-    let canonical = DRAFTS
-        .iter()
-        .find(|(_, d)| *d == draft)
-        .map(|(uri, _)| *uri)
-        .unwrap_or_default();
-    let declared = document.get("$schema").and_then(Value::as_str);
-    let respelled;
-    let document = match declared {
-        Some(uri) if uri.trim_end_matches('#') != canonical => {
-            let mut copy = document.clone();
-            copy["$schema"] = Value::String(format!("{canonical}#"));
-            respelled = copy;
-            &respelled
-        }
+    let canonical = uri_of(draft);
+    let respell = match document.get("$schema").and_then(Value::as_str) {
+        Some(uri) => uri.trim_end_matches('#') != canonical,
         // No `$schema`, read as an older draft for its syntax (`draft_of`).
-        None if draft != Draft::D2020 => {
-            let mut copy = document.clone();
-            copy["$schema"] = Value::String(format!("{canonical}#"));
-            respelled = copy;
-            &respelled
-        }
-        _ => document,
+        None => draft != Draft::D2020,
+    };
+    let respelled;
+    let document = if respell {
+        let mut copy = document.clone();
+        copy["$schema"] = Value::String(format!("{canonical}#"));
+        respelled = copy;
+        &respelled
+    } else {
+        document
     };
     match jsonschema::meta::validate(document) {
         Ok(()) => Ok(()),

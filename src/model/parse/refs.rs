@@ -448,7 +448,12 @@ fn index_ids(sources: &Sources) -> HashMap<String, PathBuf> {
 const MAX_DEPTH: usize = 256;
 
 /// Every `$ref` and `$dynamicRef` below `schema`: (pointer of the keyword, reference).
-fn collect_refs(schema: &Value, pointer: &str, out: &mut Vec<(String, String)>, depth: usize) {
+pub(super) fn collect_refs(
+    schema: &Value,
+    pointer: &str,
+    out: &mut Vec<(String, String)>,
+    depth: usize,
+) {
     let Value::Object(object) = schema else {
         return;
     };

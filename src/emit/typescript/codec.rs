@@ -594,7 +594,7 @@ impl<'m> Builder<'m> {
     /// The keys (wire names and aliases) of the `fields` serde reads as Rust integers.
     fn integer_keys<'f>(&self, fields: &'f [Field]) -> Vec<&'f str> {
         let integers = fields.iter().filter(|f| self.rust_integer(&f.ty));
-        known_keys_of(integers)
+        known_keys(integers)
     }
 
     /// The line that reports the wire text's faults (a key given twice, a lone
@@ -1398,12 +1398,8 @@ enum NumberReading {
     Any,
 }
 
-fn known_keys(fields: &[Field]) -> Vec<&str> {
-    known_keys_of(fields)
-}
-
 /// The wire names and aliases of `fields`.
-fn known_keys_of<'f>(fields: impl IntoIterator<Item = &'f Field>) -> Vec<&'f str> {
+fn known_keys<'f>(fields: impl IntoIterator<Item = &'f Field>) -> Vec<&'f str> {
     fields
         .into_iter()
         .flat_map(|f| std::iter::once(f.name.as_str()).chain(f.aliases.iter().map(String::as_str)))

@@ -1,10 +1,13 @@
 """Builds every model and type alias of a generated package, so that a type pydantic
 cannot build (an unresolvable name, an invalid annotation) fails here rather than when
-a message first uses it. Usage: rebuild_all.py <package> (importable)."""
+a message first uses it. A warning while a module is imported or built (pydantic's "field
+name shadows an attribute in parent") fails too. Usage: rebuild_all.py <package>
+(importable)."""
 
 import importlib
 import pkgutil
 import sys
+import warnings
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
@@ -29,4 +32,5 @@ def main(package_name: str) -> None:
 
 
 if __name__ == "__main__":
+    warnings.simplefilter("error")
     main(sys.argv[1])

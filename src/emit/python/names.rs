@@ -46,6 +46,9 @@ const RESERVED_ATTRIBUTES: &[&str] = &[
     "model_validate",
     "model_validate_json",
     "model_validate_strings",
+    // What pydantic's metaclass (an `ABCMeta`, a `type`) gives every class.
+    "mro",
+    "register",
     // Evaluated in class bodies.
     "bool",
     "dict",

@@ -159,10 +159,15 @@ impl Py {
             return flat;
         }
         let (open, close, head, items): (&str, &str, String, Vec<String>) = match self {
-            Py::Subscript(head, items) => ("[", "]", head.clone(), self.items(items, indent)),
-            Py::Call(head, items) => ("(", ")", head.clone(), self.items(items, indent)),
-            Py::Tuple(items) => ("(", ")", String::new(), self.items(items, indent)),
-            Py::List(items) => ("[", "]", String::new(), self.items(items, indent)),
+            Py::Subscript(head, items) => {
+                // One item takes no trailing comma (`list[X,]` would subscript with a
+                // tuple); ruff adds none either.
+                let tail = usize::from(items.len() > 1);
+                ("[", "]", head.clone(), Self::items(items, indent, tail))
+            }
+            Py::Call(head, items) => ("(", ")", head.clone(), Self::items(items, indent, 1)),
+            Py::Tuple(items) => ("(", ")", String::new(), Self::items(items, indent, 1)),
+            Py::List(items) => ("[", "]", String::new(), Self::items(items, indent, 1)),
             Py::Dict(entries) => {
                 let inner = indent + INDENT;
                 let items = entries
@@ -214,18 +219,23 @@ impl Py {
         };
         let pad = " ".repeat(indent + INDENT);
         let mut out = format!("{head}{open}\n");
+        let comma = if matches!(self, Py::Subscript(_, all) if all.len() == 1) {
+            ""
+        } else {
+            ","
+        };
         for item in items {
-            let _ = writeln!(out, "{pad}{item},");
+            let _ = writeln!(out, "{pad}{item}{comma}");
         }
         let _ = write!(out, "{}{close}", " ".repeat(indent));
         out
     }
 
-    fn items(&self, items: &[Py], indent: usize) -> Vec<String> {
+    fn items(items: &[Py], indent: usize, tail: usize) -> Vec<String> {
         let inner = indent + INDENT;
         items
             .iter()
-            .map(|item| item.layout(inner, inner, 1))
+            .map(|item| item.layout(inner, inner, tail))
             .collect()
     }
 }
@@ -361,7 +371,8 @@ impl Py {
 }
 
 /// `def name(params) -> returns:` at `indent`; when too long, one parameter per line
-/// with a trailing comma.
+/// with a trailing comma (and the return type in parentheses when its own line is too
+/// long).
 pub fn def_head(indent: usize, name: &str, params: &[&str], returns: &str) -> String {
     let pad = " ".repeat(indent);
     let line = format!("{pad}def {name}({}) -> {returns}:", params.join(", "));
@@ -373,7 +384,14 @@ pub fn def_head(indent: usize, name: &str, params: &[&str], returns: &str) -> St
     for param in params {
         let _ = writeln!(out, "{inner}{param},");
     }
-    let _ = write!(out, "{pad}) -> {returns}:");
+    // A return type too long for its line goes into parentheses of its own when it fits
+    // there (ruff's layout).
+    if pad.len() + ") -> ".len() + returns.len() + 1 > WIDTH && inner.len() + returns.len() <= WIDTH
+    {
+        let _ = write!(out, "{pad}) -> (\n{inner}{returns}\n{pad}):");
+    } else {
+        let _ = write!(out, "{pad}) -> {returns}:");
+    }
     out
 }
 
@@ -391,10 +409,25 @@ pub fn class_head(name: &str, bases: &[String]) -> String {
     out
 }
 
-/// `return value` at `indent`, the value split at its brackets when long.
+/// `return value` at `indent`, the value split at its brackets when long. When the line
+/// that opens those brackets is itself too long, the value goes into parentheses of its
+/// own (split inside them as it needs), as ruff does, unless its first line is too long
+/// there as well.
 pub fn return_statement(indent: usize, value: &Py) -> String {
     let pad = " ".repeat(indent);
-    format!("{pad}return {}", value.layout(indent, indent + 7, 0))
+    let column = indent + 7;
+    let own = value.layout(indent, column, 0);
+    let first_line_fits =
+        |text: &str, column: usize| column + text.lines().next().map_or(0, str::len) <= WIDTH;
+    if own.contains('\n') && !first_line_fits(&own, column) {
+        let inner = indent + INDENT;
+        let wrapped = value.layout(inner, inner, 0);
+        if first_line_fits(&wrapped, inner) {
+            let inner_pad = " ".repeat(inner);
+            return format!("{pad}return (\n{inner_pad}{wrapped}\n{pad})");
+        }
+    }
+    format!("{pad}return {own}")
 }
 
 /// A Python string literal of `text`: ASCII only (other characters as `\xXX`, `\uXXXX`
@@ -574,6 +607,55 @@ mod tests {
         assert!(text.starts_with("Level: TypeAlias = Literal[\n    \"value0\",\n"));
         assert!(text.ends_with("    \"value11\",\n]"));
         assert!(text.lines().all(|l| l.len() <= WIDTH));
+    }
+
+    #[test]
+    fn a_subscript_of_one_item_splits_without_a_trailing_comma() {
+        let ty = Py::sub("list", vec![Py::atom("A".repeat(90))]);
+        assert_eq!(
+            ty.layout(0, 0, 0),
+            format!("list[\n    {}\n]", "A".repeat(90))
+        );
+        let ty = Py::sub("dict", vec![Py::atom("str"), Py::atom("A".repeat(90))]);
+        assert!(
+            ty.layout(0, 0, 0)
+                .ends_with(&format!("    {},\n]", "A".repeat(90)))
+        );
+    }
+
+    #[test]
+    fn a_return_type_too_long_for_its_line_is_parenthesized_as_ruff_does() {
+        // ruff 0.17: `) -> NAME:` past 88 columns puts NAME in parentheses while
+        // `    NAME` fits (83 and 84 letters), and leaves it alone beyond (85).
+        let name = format!("decode_{}", "x".repeat(90));
+        let head = |n: usize| def_head(0, &name, &["data: str"], &"A".repeat(n));
+        assert!(head(82).ends_with(&format!(") -> {}:", "A".repeat(82))));
+        assert!(head(84).ends_with(&format!(") -> (\n    {}\n):", "A".repeat(84))));
+        assert!(head(85).ends_with(&format!(") -> {}:", "A".repeat(85))));
+    }
+
+    #[test]
+    fn a_return_whose_opening_line_is_too_long_is_parenthesized_as_ruff_does() {
+        // The three layouts ruff gives `return NAME.decode(data)` as NAME grows
+        // (`ruff format` 0.17 on the text, checked by hand).
+        let call =
+            |n: usize| Py::call(format!("_{}.decode", "A".repeat(n)), vec![Py::atom("data")]);
+        assert!(!return_statement(4, &call(60)).contains('\n'));
+        let name = "A".repeat(66);
+        assert_eq!(
+            return_statement(4, &call(66)),
+            format!("    return _{name}.decode(\n        data,\n    )")
+        );
+        let name = "A".repeat(70);
+        assert_eq!(
+            return_statement(4, &call(70)),
+            format!("    return (\n        _{name}.decode(\n            data,\n        )\n    )")
+        );
+        let name = "A".repeat(75);
+        assert_eq!(
+            return_statement(4, &call(75)),
+            format!("    return _{name}.decode(\n        data,\n    )")
+        );
     }
 
     #[test]

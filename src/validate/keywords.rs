@@ -55,6 +55,11 @@ pub enum Asks {
     OneOf(Vec<Value>),
     /// Items that differ from each other.
     UniqueItems,
+    /// An object without these keys (`additionalProperties: false` or
+    /// `unevaluatedProperties: false` beside the keys it allows).
+    NoKeys(Vec<String>),
+    /// The object's key `key` renamed to obey what `propertyNames` asks of it.
+    KeyName(String, Box<Asks>),
 }
 
 /// The failures of `errors`, alternatives kept apart.
@@ -92,6 +97,23 @@ fn failure(error: &ValidationError<'_>) -> Failure {
             Some(Asks::OneOf(vec![(**expected_value).clone()]))
         }
         ValidationErrorKind::UniqueItems => Some(Asks::UniqueItems),
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            Some(Asks::NoKeys(unexpected.clone()))
+        }
+        ValidationErrorKind::PropertyNames { error } => {
+            // The inner error is about the key, a string instance of `propertyNames`.
+            let key = error.instance().as_str().map(str::to_owned);
+            match (key, failure(error)) {
+                (
+                    Some(key),
+                    Failure::Keyword {
+                        asks: Some(asks), ..
+                    },
+                ) => Some(Asks::KeyName(key, Box::new(asks))),
+                _ => None,
+            }
+        }
         _ => None,
     };
     Failure::Keyword {

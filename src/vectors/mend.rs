@@ -9,13 +9,50 @@ use serde_json::{Number, Value};
 
 use crate::validate::{Asks, Failure};
 
-/// Mends `value` where `failures` fail at a keyword `covered` accepts (never at or
-/// below `keep`, the place of the fault a candidate carries). Whether anything changed.
+/// A key of the object at `object` (a JSON Pointer) renamed from `from` to `to`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Renamed {
+    pub object: String,
+    pub from: String,
+    pub to: String,
+}
+
+impl Renamed {
+    /// `pointer` as it reads after the rename (unchanged when it is not at or below the
+    /// renamed key).
+    pub fn pointer(&self, pointer: &str) -> String {
+        let old = format!("{}/{}", self.object, escape(&self.from));
+        match pointer.strip_prefix(&old) {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                format!("{}/{}{rest}", self.object, escape(&self.to))
+            }
+            _ => pointer.to_owned(),
+        }
+    }
+}
+
+/// What a mending round may consult about the schema.
+pub(super) struct Rules<'a> {
+    /// Whether the keyword at a location is one the model does not enforce.
+    pub covered: &'a dyn Fn(&str) -> bool,
+    /// The `patternProperties` patterns beside the keyword at a location (an
+    /// `additionalProperties: false` that refuses a key).
+    pub patterns_beside: &'a dyn Fn(&str) -> Vec<String>,
+    /// The candidate's fault is a value (the key that holds it may be renamed).
+    pub value_fault: bool,
+}
+
+/// Mends `value` where `failures` fail at a keyword `rules.covered` accepts (never at or
+/// below `keep`, the place of the fault a candidate carries). A key is renamed where
+/// `propertyNames` or `additionalProperties: false` beside `patternProperties` (rules
+/// the generated types do not enforce) refuses it; each rename is added to `renamed`.
+/// Whether anything changed.
 pub(super) fn mend(
     value: &mut Value,
     failures: &[Failure],
-    covered: &dyn Fn(&str) -> bool,
+    rules: &Rules<'_>,
     keep: Option<&str>,
+    renamed: &mut Vec<Renamed>,
 ) -> bool {
     let mut changed = false;
     for failure in failures {
@@ -23,8 +60,39 @@ pub(super) fn mend(
             Failure::Keyword {
                 location,
                 instance,
+                asks: Some(Asks::NoKeys(keys)),
+            } => {
+                let parent = location.rsplit_once('/').map_or("", |(parent, _)| parent);
+                if !(rules.covered)(&format!("{parent}/patternProperties")) {
+                    continue;
+                }
+                let Some(new) = (rules.patterns_beside)(location)
+                    .iter()
+                    .find_map(|pattern| matching(pattern))
+                else {
+                    continue;
+                };
+                for key in keys {
+                    changed |= rename(value, instance, key, &new, rules, keep, renamed);
+                }
+            }
+            Failure::Keyword {
+                location,
+                instance,
+                asks: Some(Asks::KeyName(key, asks)),
+            } if (rules.covered)(location) => {
+                let mut name = Value::String(key.clone());
+                if obey(&mut name, asks)
+                    && let Value::String(new) = name
+                {
+                    changed |= rename(value, instance, key, &new, rules, keep, renamed);
+                }
+            }
+            Failure::Keyword {
+                location,
+                instance,
                 asks: Some(asks),
-            } if covered(location) && !under(instance, keep) => {
+            } if (rules.covered)(location) && !under(instance, keep) => {
                 if let Some(slot) = value.pointer_mut(instance) {
                     changed |= obey(slot, asks);
                 }
@@ -33,17 +101,66 @@ pub(super) fn mend(
                 // The first alternative whose failures can all be mended.
                 let mendable = |errors: &Vec<Failure>| {
                     errors.iter().all(|f| {
-                        matches!(f, Failure::Keyword { location, asks: Some(_), .. } if covered(location))
+                        matches!(f, Failure::Keyword { location, asks: Some(_), .. } if (rules.covered)(location))
                     })
                 };
                 if let Some(errors) = alternatives.iter().find(|errors| mendable(errors)) {
-                    changed |= mend(value, errors, covered, keep);
+                    changed |= mend(value, errors, rules, keep, renamed);
                 }
             }
             _ => {}
         }
     }
     changed
+}
+
+/// Renames `from` to `to` in the object at `object` of `value`, unless the key is the
+/// candidate's fault itself (`keep`, where the fault is not a value) or `to` is taken.
+/// Whether it renamed.
+fn rename(
+    value: &mut Value,
+    object: &str,
+    from: &str,
+    to: &str,
+    rules: &Rules<'_>,
+    keep: Option<&str>,
+    renamed: &mut Vec<Renamed>,
+) -> bool {
+    let change = Renamed {
+        object: object.to_owned(),
+        from: from.to_owned(),
+        to: to.to_owned(),
+    };
+    let key_pointer = format!("{object}/{}", escape(from));
+    if from == to || (keep == Some(key_pointer.as_str()) && !rules.value_fault) {
+        return false;
+    }
+    let Some(Value::Object(map)) = value.pointer_mut(object) else {
+        return false;
+    };
+    if map.contains_key(to) {
+        return false;
+    }
+    // In place, so that the key keeps its position.
+    let entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
+    let mut found = false;
+    for (key, item) in entries {
+        if key == from {
+            found = true;
+            map.insert(to.to_owned(), item);
+        } else {
+            map.insert(key, item);
+        }
+    }
+    if found {
+        renamed.push(change);
+    }
+    found
+}
+
+/// A key as a JSON Pointer segment.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn under(pointer: &str, keep: Option<&str>) -> bool {
@@ -242,7 +359,98 @@ mod tests {
             },
         ];
         let covered = |l: &str| l != "/properties/b/minLength";
-        assert!(mend(&mut value, &failures, &covered, Some("/n")));
+        let rules = Rules {
+            covered: &covered,
+            patterns_beside: &|_: &str| Vec::new(),
+            value_fault: false,
+        };
+        let mut renamed = Vec::new();
+        assert!(mend(
+            &mut value,
+            &failures,
+            &rules,
+            Some("/n"),
+            &mut renamed
+        ));
         assert_eq!(value, serde_json::json!({"a": "xaa", "b": "y", "n": 3}));
+        assert!(renamed.is_empty());
+    }
+
+    #[test]
+    fn keys_a_map_refuses_are_renamed_in_place_to_keys_it_takes() {
+        // `{"m": {"patternProperties": {"^[a-z]+_id$": …}, "additionalProperties": false}}`
+        // refuses `key`; `propertyNames: {"maxLength": 3}` refuses `long`.
+        let mut value = serde_json::json!({"m": {"first": 1, "key": {"x": 1.5}}, "p": {"long": 2}});
+        let failures = vec![
+            Failure::Keyword {
+                location: "/properties/m/additionalProperties".into(),
+                instance: "/m".into(),
+                asks: Some(Asks::NoKeys(vec!["key".into()])),
+            },
+            Failure::Keyword {
+                location: "/properties/p/propertyNames/maxLength".into(),
+                instance: "/p".into(),
+                asks: Some(Asks::KeyName("long".into(), Box::new(Asks::MaxLength(3)))),
+            },
+        ];
+        let covered = |l: &str| l.ends_with("/patternProperties") || l.contains("/propertyNames");
+        let patterns = |l: &str| {
+            assert_eq!(l, "/properties/m/additionalProperties");
+            vec!["^[a-z]+_id$".to_owned()]
+        };
+        let rules = Rules {
+            covered: &covered,
+            patterns_beside: &patterns,
+            value_fault: false,
+        };
+        let mut renamed = Vec::new();
+        assert!(mend(
+            &mut value,
+            &failures,
+            &rules,
+            Some("/m/key/x"),
+            &mut renamed
+        ));
+        assert_eq!(
+            value.to_string(),
+            r#"{"m":{"first":1,"a_id":{"x":1.5}},"p":{"lon":2}}"#
+        );
+        assert_eq!(renamed[0].pointer("/m/key/x"), "/m/a_id/x");
+        assert_eq!(renamed[0].pointer("/m/keys"), "/m/keys");
+        assert_eq!(renamed[1].pointer("/p/long"), "/p/lon");
+
+        // Never the key that is the candidate's fault, never onto a key already there.
+        let mut value = serde_json::json!({"m": {"a_id": 1, "key": 2}});
+        let mut renamed = Vec::new();
+        assert!(!mend(
+            &mut value,
+            &failures[..1],
+            &rules,
+            None,
+            &mut renamed
+        ));
+        let mut value = serde_json::json!({"m": {"key": 2}});
+        assert!(!mend(
+            &mut value,
+            &failures[..1],
+            &rules,
+            Some("/m/key"),
+            &mut renamed
+        ));
+        assert!(renamed.is_empty());
+        // Unless the fault is the value the key holds.
+        let rules = Rules {
+            value_fault: true,
+            ..rules
+        };
+        let fault = Some("/m/key");
+        assert!(mend(
+            &mut value,
+            &failures[..1],
+            &rules,
+            fault,
+            &mut renamed
+        ));
+        assert_eq!(value, serde_json::json!({"m": {"a_id": 2}}));
     }
 }

@@ -415,34 +415,71 @@ impl Filer<'_> {
             other => other,
         };
         let mut verdict = oracle.judge(root, &text, reply_to).map_err(named)?;
-        let keep = match &candidate.intent {
+        let mut keep = match &candidate.intent {
             Intent::Fault(_, pointer) => Some(pointer.clone()),
             Intent::Valid => None,
         };
-        let at = |v: &crate::validate::Violation| {
-            keep.as_deref().is_some_and(|keep| {
-                v.pointer == keep
+        // A fault in a value (not a key twice, unknown or forbidden: those are
+        // `Constraint`s): a key the schema refuses at the fault's own pointer is a map
+        // key the builder chose, not the fault, and is mended like any unenforced rule.
+        let value_fault = matches!(
+            &candidate.intent,
+            Intent::Fault(kind, _) if *kind != ViolationKind::Constraint
+        );
+        let at = |keep: Option<&str>, v: &crate::validate::Violation| {
+            let refused_key = value_fault
+                && v.expected.as_deref() == Some("absent")
+                && v.found.as_deref() == Some("present");
+            keep.is_some_and(|keep| {
+                (v.pointer == keep && !refused_key)
                     || v.pointer
                         .strip_prefix(keep)
                         .is_some_and(|rest| rest.starts_with('/'))
             })
         };
-        let at_fault = |verdict: &oracle::Verdict| verdict.violations.iter().any(at);
+        let mut renamed = Vec::new();
         if !own && reply_to.is_none() {
             for _ in 0..MENDING_ROUNDS {
-                if verdict.outcome != Outcome::Invalid || at_fault(&verdict) {
+                let at_fault = verdict.violations.iter().any(|v| at(keep.as_deref(), v));
+                if verdict.outcome != Outcome::Invalid || at_fault {
                     break;
                 }
                 let failures = oracle.failures(root, &candidate.wire)?;
-                let covered = |location: &str| oracle.covered(location);
-                if !mend::mend(&mut candidate.wire, &failures, &covered, keep.as_deref()) {
+                let rules = mend::Rules {
+                    covered: &|location: &str| oracle.covered(location),
+                    patterns_beside: &|location: &str| oracle.patterns_beside(location),
+                    value_fault,
+                };
+                let before = renamed.len();
+                let keep_now = keep.clone();
+                if !mend::mend(
+                    &mut candidate.wire,
+                    &failures,
+                    &rules,
+                    keep_now.as_deref(),
+                    &mut renamed,
+                ) {
                     break;
+                }
+                // A renamed key moves the fault below it, and the vector's path.
+                for change in &renamed[before..] {
+                    keep = keep.map(|k| change.pointer(&k));
+                    candidate.path = change.pointer(&candidate.path);
+                    if let Some((pointer, _)) = &mut candidate.edit {
+                        *pointer = change.pointer(pointer);
+                    }
                 }
                 candidate.canonical = candidate.wire.clone();
                 text = text::write(&candidate.wire, candidate.edit.as_ref());
                 verdict = oracle.judge(root, &text, reply_to).map_err(named)?;
             }
         }
+        let label = if renamed.is_empty() {
+            label
+        } else {
+            format!("{}{}: {}", root.name, candidate.path, candidate.what)
+        };
+        let at = |v: &crate::validate::Violation| at(keep.as_deref(), v);
         let key = (root.name.clone(), text.clone(), reply_to.map(str::to_owned));
         if !self.seen.insert(key) {
             return Ok(());

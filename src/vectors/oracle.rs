@@ -166,6 +166,18 @@ impl<'p> Oracle<'p> {
         })
     }
 
+    /// The `patternProperties` patterns of the schema that holds the keyword at
+    /// `location` (none when the document has no such schema there).
+    pub fn patterns_beside(&self, location: &str) -> Vec<String> {
+        let parent = location.rsplit_once('/').map_or("", |(parent, _)| parent);
+        self.document
+            .pointer(parent)
+            .and_then(|schema| schema.get("patternProperties"))
+            .and_then(Value::as_object)
+            .map(|patterns| patterns.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// Whether `failure` is one the model warned about: its keyword [`Self::covered`],
     /// or, failing on its own (not a union no alternative takes), the keyword a
     /// [`Reach::Keyword`] warning names (a `oneOf` two alternatives take).

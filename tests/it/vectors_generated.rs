@@ -232,3 +232,86 @@ fn a_value_two_one_of_alternatives_take_is_marked_unenforced_and_no_other() {
         "{at_size:?}"
     );
 }
+
+/// A map whose keys have a rule the generated types do not enforce (`patternProperties`
+/// beside `additionalProperties: false`, `propertyNames`): its vectors use keys the rule
+/// takes, so a valid vector is valid and a fault below a key is seen there, not as
+/// "unexpected key `key`" at the map.
+#[test]
+fn vectors_under_a_map_with_a_key_rule_use_keys_the_rule_takes() {
+    let text = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "byId": {
+                "type": "object",
+                "patternProperties": {"^[a-z]+_id$": {"type": "integer", "minimum": 0}},
+                "additionalProperties": false
+            },
+            "short": {
+                "type": "object",
+                "propertyNames": {"maxLength": 2},
+                "additionalProperties": {"type": "string"}
+            }
+        },
+        "required": ["byId", "short"]
+    })
+    .to_string();
+    let texts = [("keys.schema.json".to_owned(), text.clone())];
+    let modules = emit::modules_from_texts(&texts).expect("a model");
+    let documents = [(
+        "keys.schema.json".to_owned(),
+        serde_json::from_str(&text).unwrap(),
+    )];
+    let generated = vectors::generate(&modules, &documents, &[], vectors::Settings::default())
+        .expect("vectors");
+    let keys = |v: &vectors::Vector, map: &str| -> Vec<String> {
+        v.message
+            .pointer(map)
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let all: Vec<&vectors::Vector> = generated[0]
+        .valid
+        .iter()
+        .chain(&generated[0].invalid)
+        .collect();
+    let rule_keys = all
+        .iter()
+        .flat_map(|v| keys(v, "/byId"))
+        .collect::<Vec<_>>();
+    assert!(rule_keys.contains(&"a_id".to_owned()), "{rule_keys:?}");
+    // (An invalid vector whose own fault the schema sees is filed as it is.)
+    for v in &generated[0].valid {
+        for key in keys(v, "/short") {
+            assert!(key.chars().count() <= 2, "{}: key {key:?}", v.name);
+        }
+    }
+    let unexpected: Vec<&str> = generated[0]
+        .invalid
+        .iter()
+        .filter(|v| {
+            v.why
+                .as_deref()
+                .is_some_and(|w| w.contains("unexpected key"))
+        })
+        .map(|v| v.name.as_str())
+        .collect();
+    assert!(unexpected.is_empty(), "{unexpected:?}");
+    // The wrong type below a key is filed at that key, under its new name.
+    assert!(
+        generated[0]
+            .invalid
+            .iter()
+            .any(|v| v.pointer.as_deref() == Some("/byId/a_id")
+                && v.name.starts_with("Msg/byId/a_id")),
+        "{:?}",
+        generated[0]
+            .invalid
+            .iter()
+            .map(|v| (&v.name, &v.pointer))
+            .collect::<Vec<_>>()
+    );
+}

@@ -568,15 +568,24 @@ function violation(fault, where) {
  * (every member, when `declared` is `null`) or, with `others`, in any key; a key given
  * twice only where declared (elsewhere the last value is taken, as by serde); a whole
  * number written as a float only in the members that serde reads as a Rust integer,
- * `integers` (every member when `true`).
+ * `integers` (every member when `true`), and, with `otherIntegers`, in every key not
+ * `declared`.
  *
  * @param {any} value
  * @param {Violation[]} errors
  * @param {readonly string[] | null} declared
  * @param {boolean} others
  * @param {readonly Segment[] | boolean} [integers]
+ * @param {boolean} [otherIntegers]
  */
-function faults(value, errors, declared, others, integers = false) {
+function faults(
+  value,
+  errors,
+  declared,
+  others,
+  integers = false,
+  otherIntegers = false,
+) {
   if (!marks) return;
   /** @type {Fault[] | undefined} */
   const found = value[FAULTS];
@@ -586,7 +595,10 @@ function faults(value, errors, declared, others, integers = false) {
       fault.kind === "float"
         ? integers === true ||
           (integers !== false &&
-            integers.includes(/** @type {Segment} */ (fault.at)))
+            integers.includes(/** @type {Segment} */ (fault.at))) ||
+          (otherIntegers &&
+            declared !== null &&
+            !declared.includes(/** @type {string} */ (fault.at)))
         : fault.kind === "key" ||
           (declared === null
             ? fault.kind !== "twice"

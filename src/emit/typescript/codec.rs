@@ -600,14 +600,24 @@ impl<'m> Builder<'m> {
     /// The line that reports the wire text's faults (a key given twice, a lone
     /// surrogate, `1e400`) in the keys an object's reader keeps: its `known` keys, and
     /// every other key when `others` are read as typed values, as serde keeps them; and
-    /// a whole number written as a float (`1.0`) in the keys of Rust `integers`.
+    /// a whole number written as a float (`1.0`) in the keys of Rust `integers` (and in
+    /// every other key when `others` are Rust integers).
     fn text_faults(&mut self, known: &[&str], others: &Others, integers: &[&str]) -> String {
         let declared = self.strings_constant(&distinct(known));
+        // Other keys read as Rust integers (`#[serde(flatten)]` of a map of them).
+        let other_integers = matches!(others, Others::Typed(ty) if self.rust_integer(ty));
         let others = matches!(others, Others::Typed(_));
-        if integers.is_empty() {
+        if integers.is_empty() && !other_integers {
             return format!("  $.faults(v, e, {declared}, {others});");
         }
-        let integers = self.strings_constant(&distinct(integers));
+        let integers = if integers.is_empty() {
+            "[]".to_owned()
+        } else {
+            self.strings_constant(&distinct(integers))
+        };
+        if other_integers {
+            return format!("  $.faults(v, e, {declared}, {others}, {integers}, true);");
+        }
         format!("  $.faults(v, e, {declared}, {others}, {integers});")
     }
 

@@ -322,6 +322,8 @@ impl<'m> Planner<'m> {
         }
     }
 
+    /// An integer of its width and bounds; one without a Rust `format` also takes a
+    /// whole float literal (`1.0`, `-0`), as JSON Schema's `integer` does (`WHOLE`).
     fn integer(&mut self, int: &IntType) -> Py {
         let width = Py::atom(self.runtime_width(int.width));
         let (low, high) = int.width.range();
@@ -332,12 +334,21 @@ impl<'m> Planner<'m> {
         if let Some(max) = int.maximum.filter(|&m| m < high) {
             bounds.push(Py::kw("le", Py::atom(max.to_string())));
         }
-        if bounds.is_empty() {
+        let mut marks = Vec::new();
+        if !int.rust_integer() {
+            marks.push(Py::atom(self.runtime("WHOLE")));
+        }
+        if !bounds.is_empty() {
+            marks.push(Py::call(self.pydantic("Field"), bounds));
+        }
+        if marks.is_empty() {
             return width;
         }
         let annotated = self.typing("Annotated");
-        let field = self.pydantic("Field");
-        Py::sub(annotated.flat(), vec![width, Py::call(field, bounds)])
+        Py::sub(
+            annotated.flat(),
+            std::iter::once(width).chain(marks).collect(),
+        )
     }
 
     fn runtime_width(&mut self, width: IntWidth) -> &'static str {
@@ -1477,17 +1488,14 @@ impl<'m> Planner<'m> {
     // ----- the module -------------------------------------------------------------
 
     /// A codec's arguments: for a schema symgen did not write, encoding leaves out what
-    /// a message did not have (fields at their default), so values round-trip exactly,
-    /// and number literals are read as JSON Schema reads them (`-0` is an integer).
+    /// a message did not have (fields at their default), so values round-trip exactly.
+    /// Number literals are read as serde reads them (`-0` is a float) whatever the
+    /// schema; an integer without a Rust `format` takes a whole float (`WHOLE`).
     fn codec_args(&self, ty: Py) -> Vec<Py> {
         if self.model.protocol.is_some() {
             vec![ty]
         } else {
-            vec![
-                ty,
-                Py::kw("omit_unset", Py::atom("True")),
-                Py::kw("serde_literals", Py::atom("False")),
-            ]
+            vec![ty, Py::kw("omit_unset", Py::atom("True"))]
         }
     }
 

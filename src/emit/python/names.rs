@@ -102,6 +102,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "UInt64",
     "UNKNOWN",
     "UnknownVariant",
+    "WHOLE",
     "WireModel",
 ];
 

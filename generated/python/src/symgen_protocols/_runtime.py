@@ -33,6 +33,7 @@ __all__ = [
     "NOT_NULL",
     "REQUIRED_CONTENT",
     "UNKNOWN",
+    "WHOLE",
     "Codec",
     "DecodeError",
     "Int8",
@@ -174,8 +175,18 @@ def list_as_tuple(value: object) -> object:
     return tuple(value) if isinstance(value, list) else value
 
 
+def whole_as_integer(value: object) -> object:
+    """A whole number written as a float (`1.0`, `-0`, `7e0`) as the integer it is: JSON
+    Schema's `integer` takes it. serde's Rust integers do not, and are not marked."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 AS_TUPLE = BeforeValidator(list_as_tuple)
 """Marks a tuple type: a JSON array is its value."""
+WHOLE = BeforeValidator(whole_as_integer)
+"""Marks an integer without a Rust `format`: a whole float literal is its value."""
 NOT_NULL = BeforeValidator(not_null)
 """Marks an optional field whose value may be absent but not `null` on the wire."""
 DEFAULT_IF_NULL = BeforeValidator(default_if_null)

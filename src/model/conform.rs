@@ -88,8 +88,10 @@ fn expr_conforms(model: &Model, expr: &TypeExpr, value: &Value, depth: usize) ->
 }
 
 fn field_conforms(model: &Model, field: &Field, value: &Value, depth: usize) -> bool {
-    // `null` in an optional field means absent (R3).
-    (value.is_null() && !field.required) || expr_conforms(model, &field.ty, value, depth)
+    // `null` in an optional field means absent (R3) in symgen's own schemas, as to serde;
+    // in another schema it is a value the field's type must admit.
+    let absent = value.is_null() && !field.required && model.protocol.is_some();
+    absent || expr_conforms(model, &field.ty, value, depth)
 }
 
 /// Whether `value` is an object with `fields` (and, beside them, `extra` known keys).
@@ -210,7 +212,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::from_value;
+    use crate::model::{ProtocolInfo, from_value};
 
     #[test]
     fn defaults_are_checked_against_their_types() {
@@ -234,7 +236,19 @@ mod tests {
         assert!(conforms(&model, &level, &json!("high")));
         assert!(!conforms(&model, &level, &json!("mid")));
         assert!(conforms(&model, &point, &json!({"x": 1})));
-        assert!(conforms(&model, &point, &json!({"x": 1, "tag": null})));
+        // `null` is a value of its own in a schema symgen did not write (the field's
+        // type does not admit it); in symgen's own schemas it means absent (R3).
+        assert!(!conforms(&model, &point, &json!({"x": 1, "tag": null})));
+        let own = Model {
+            protocol: Some(ProtocolInfo {
+                id: "t".into(),
+                code: None,
+                reply_data: None,
+                parties: Vec::new(),
+            }),
+            ..model.clone()
+        };
+        assert!(conforms(&own, &point, &json!({"x": 1, "tag": null})));
         assert!(!conforms(&model, &point, &json!({"x": -1})));
         assert!(!conforms(&model, &point, &json!({"x": 1, "y": 2})));
         assert!(!conforms(&model, &point, &json!({})));

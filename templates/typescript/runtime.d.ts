@@ -197,6 +197,7 @@ export declare function faults(
   declared: readonly string[] | null,
   others: boolean,
   integers?: readonly Segment[] | boolean,
+  otherIntegers?: boolean,
 ): void;
 export declare function copy(value: any): any;
 export declare function writeArray(value: any, item: Writer): any;

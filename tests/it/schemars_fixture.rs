@@ -39,6 +39,7 @@ struct Shapes {
     old: Option<bool>,
     #[serde(rename = "kebab-name")]
     renamed: String,
+    tally: Option<Tally>,
 }
 
 /// Externally tagged (serde's default).
@@ -133,6 +134,14 @@ struct Closed {
 /// A newtype struct.
 #[derive(Serialize, Deserialize, JsonSchema)]
 struct Id(String);
+
+/// Named fields beside integer values under any other key (`#[serde(flatten)] rest: BTreeMap<String, u32>`).
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Tally {
+    name: String,
+    #[serde(flatten)]
+    rest: BTreeMap<String, u32>,
+}
 
 const PATH: &str = "tests/fixtures/schemas/schemars-shapes.schema.json";
 

@@ -95,9 +95,9 @@ CLASSES = [
     (
         "float-literal-integer",
         "`1.0` (or `-0`) for an integer: the language's JSON parser reads it as the "
-        "number 1 (or 0) (JSONDecoder; pydantic's reader on a schema symgen did not "
-        "write), where serde refuses a float literal for an integer field (issue 38, "
-        "item 6). TypeScript's `parse…` finds both in the text (docs/typescript.md).",
+        "number 1 (or 0) (JSONDecoder), where serde refuses a float literal for an "
+        "integer field (issue 38, item 6). TypeScript's `parse…` finds both in the "
+        "text (docs/typescript.md); Python reads `-0` as serde does.",
         lambda r: (r["what"].endswith(".0") or r["what"] == "-0")
         and "float literal" in r["message"]
         and r["kind"] == "accepts",
@@ -155,9 +155,9 @@ CLASSES = [
     ),
     (
         "float-literal-refused",
-        "`1.0` (or `-0`) for an integer of a schema symgen did not write: JSON Schema "
-        "counts it as an integer and the validator accepts it; the decoder (pydantic's "
-        "strict int, serde's i64) refuses a float literal (issue 38, item 6).",
+        "`1.0` (or `-0`) for an integer without a Rust `format` of a schema symgen did "
+        "not write: JSON Schema counts it as an integer and the validator accepts it; "
+        "the Rust crate's i64 refuses a float literal (issue 38, item 6).",
         lambda r: r["kind"] in ("rejects", "pointer")
         and (re.fullmatch(r"-?\d+\.0", r["what"]) or r["what"] == "-0"),
     ),

@@ -7,6 +7,7 @@
 use regex_syntax::hir::{Class, Hir, HirKind};
 use serde_json::{Number, Value};
 
+use crate::json_pointer;
 use crate::validate::{Asks, Failure};
 
 /// A key of the object at `object` (a JSON Pointer) renamed from `from` to `to`.
@@ -21,10 +22,10 @@ impl Renamed {
     /// `pointer` as it reads after the rename (unchanged when it is not at or below the
     /// renamed key).
     pub fn pointer(&self, pointer: &str) -> String {
-        let old = format!("{}/{}", self.object, escape(&self.from));
+        let old = json_pointer::child(&self.object, &self.from);
         match pointer.strip_prefix(&old) {
             Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-                format!("{}/{}{rest}", self.object, escape(&self.to))
+                format!("{}{rest}", json_pointer::child(&self.object, &self.to))
             }
             _ => pointer.to_owned(),
         }
@@ -131,7 +132,7 @@ fn rename(
         from: from.to_owned(),
         to: to.to_owned(),
     };
-    let key_pointer = format!("{object}/{}", escape(from));
+    let key_pointer = json_pointer::child(object, from);
     if from == to || (keep == Some(key_pointer.as_str()) && !rules.value_fault) {
         return false;
     }
@@ -156,11 +157,6 @@ fn rename(
         renamed.push(change);
     }
     found
-}
-
-/// A key as a JSON Pointer segment.
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn under(pointer: &str, keep: Option<&str>) -> bool {

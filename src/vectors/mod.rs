@@ -437,7 +437,6 @@ impl Filer<'_> {
                         .is_some_and(|rest| rest.starts_with('/'))
             })
         };
-        let mut renamed = Vec::new();
         if !own && reply_to.is_none() {
             for _ in 0..MENDING_ROUNDS {
                 let at_fault = verdict.violations.iter().any(|v| at(keep.as_deref(), v));
@@ -450,19 +449,18 @@ impl Filer<'_> {
                     patterns_beside: &|location: &str| oracle.patterns_beside(location),
                     value_fault,
                 };
-                let before = renamed.len();
-                let keep_now = keep.clone();
+                let mut renamed = Vec::new();
                 if !mend::mend(
                     &mut candidate.wire,
                     &failures,
                     &rules,
-                    keep_now.as_deref(),
+                    keep.as_deref(),
                     &mut renamed,
                 ) {
                     break;
                 }
                 // A renamed key moves the fault below it, and the vector's path.
-                for change in &renamed[before..] {
+                for change in &renamed {
                     keep = keep.map(|k| change.pointer(&k));
                     candidate.path = change.pointer(&candidate.path);
                     if let Some((pointer, _)) = &mut candidate.edit {
@@ -474,11 +472,8 @@ impl Filer<'_> {
                 verdict = oracle.judge(root, &text, reply_to).map_err(named)?;
             }
         }
-        let label = if renamed.is_empty() {
-            label
-        } else {
-            format!("{}{}: {}", root.name, candidate.path, candidate.what)
-        };
+        // Its path as mended.
+        let label = format!("{}{}: {}", root.name, candidate.path, candidate.what);
         let at = |v: &crate::validate::Violation| at(keep.as_deref(), v);
         let key = (root.name.clone(), text.clone(), reply_to.map(str::to_owned));
         if !self.seen.insert(key) {

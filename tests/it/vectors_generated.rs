@@ -190,13 +190,22 @@ fn same_json(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// The vectors of one schema document, `schema` (named `file`), generated as `symgen
+/// vectors` would.
+fn generated_from(file: &str, schema: &Value) -> Vec<Generated> {
+    let texts = [(file.to_owned(), schema.to_string())];
+    let modules = emit::modules_from_texts(&texts).expect("a model");
+    let documents = [(file.to_owned(), schema.clone())];
+    vectors::generate(&modules, &documents, &[], vectors::Settings::default()).expect("vectors")
+}
+
 /// Issue 38, item 9: a value two `oneOf` alternatives take is rejected by the schema
 /// and read as the first alternative by every decoder; the model warns at the `oneOf`
 /// (its "exactly one" alone), so that vector is marked `unenforced`, and a value no
 /// alternative takes is not.
 #[test]
 fn a_value_two_one_of_alternatives_take_is_marked_unenforced_and_no_other() {
-    let text = serde_json::json!({
+    let schema = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Msg",
         "type": "object",
@@ -204,16 +213,8 @@ fn a_value_two_one_of_alternatives_take_is_marked_unenforced_and_no_other() {
             "size": {"oneOf": [{"type": "integer"}, {"type": "number"}]}
         },
         "required": ["size"]
-    })
-    .to_string();
-    let texts = [("one-of.schema.json".to_owned(), text.clone())];
-    let modules = emit::modules_from_texts(&texts).expect("a model");
-    let documents = [(
-        "one-of.schema.json".to_owned(),
-        serde_json::from_str(&text).unwrap(),
-    )];
-    let generated = vectors::generate(&modules, &documents, &[], vectors::Settings::default())
-        .expect("vectors");
+    });
+    let generated = generated_from("one-of.schema.json", &schema);
     let at_size: Vec<(String, bool)> = generated[0]
         .invalid
         .iter()
@@ -239,7 +240,7 @@ fn a_value_two_one_of_alternatives_take_is_marked_unenforced_and_no_other() {
 /// "unexpected key `key`" at the map.
 #[test]
 fn vectors_under_a_map_with_a_key_rule_use_keys_the_rule_takes() {
-    let text = serde_json::json!({
+    let schema = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Msg",
         "type": "object",
@@ -256,16 +257,8 @@ fn vectors_under_a_map_with_a_key_rule_use_keys_the_rule_takes() {
             }
         },
         "required": ["byId", "short"]
-    })
-    .to_string();
-    let texts = [("keys.schema.json".to_owned(), text.clone())];
-    let modules = emit::modules_from_texts(&texts).expect("a model");
-    let documents = [(
-        "keys.schema.json".to_owned(),
-        serde_json::from_str(&text).unwrap(),
-    )];
-    let generated = vectors::generate(&modules, &documents, &[], vectors::Settings::default())
-        .expect("vectors");
+    });
+    let generated = generated_from("keys.schema.json", &schema);
     let keys = |v: &vectors::Vector, map: &str| -> Vec<String> {
         v.message
             .pointer(map)

@@ -87,9 +87,10 @@ CLASSES = [
     ),
     (
         "lone-surrogate-unlocated",
-        "A lone surrogate escape refused by the language's JSON parser for the whole "
-        "text (json.loads, JSONDecoder inside free-form JSON), so the error names no "
-        "field, or another one; the validator names the string.",
+        "A lone surrogate escape refused by JSONDecoder for the whole text (or "
+        "free-form JSON inside it), so the error names no field, or another one; in "
+        "Python, whose second reading names the string, only inside an untagged union, "
+        "where the error names the alternative it tried; the validator names the string.",
         lambda r: r["what"] == "a lone surrogate" and r["kind"] == "pointer",
     ),
     (

@@ -451,9 +451,10 @@ def _absolute(error: Any) -> str | None:
 
 # What pydantic's JSON reader (jiter) reads differently from serde_json, read again by
 # `json.loads` only when a cheap test of the text says it may be there: `-0` (a float to
-# serde, the integer 0 to jiter), `NaN` and `Infinity` (no JSON; jiter reads them), and
-# nesting (serde refuses a kept value past 128 levels and skips an ignored one at any
-# depth; jiter refuses a text past 200 levels).
+# serde, the integer 0 to jiter), `NaN` and `Infinity` (no JSON; jiter reads them), and,
+# once jiter has refused the text, nesting (serde refuses a kept value past 128 levels
+# and skips an ignored one at any depth; jiter refuses a text past 200 levels) and lone
+# surrogate escapes (jiter refuses the text, serde the string they sit in).
 
 _MAX_DEPTH = 128
 """How deep serde reads nested arrays and objects (the root one is level 1)."""
@@ -492,11 +493,17 @@ def _may_differ(data: str | bytes | bytearray, serde: bool) -> bool:
     )
 
 
-def _nested_past_jiter(errors: list[Any]) -> bool:
+def _read_again(errors: list[Any]) -> bool:
+    """Whether jiter refused the whole text where `_read` can say where: nesting past its
+    limit (serde's is lower, and skips an ignored value at any depth), or a lone
+    surrogate escape (serde refuses the string it sits in, or skips an ignored one)."""
+    if len(errors) != 1 or errors[0]["type"] != "json_invalid":
+        return False
+    message = errors[0]["msg"]
     return (
-        len(errors) == 1
-        and errors[0]["type"] == "json_invalid"
-        and "recursion limit" in errors[0]["msg"]
+        "recursion limit" in message
+        or "surrogate" in message
+        or "hex escape" in message
     )
 
 
@@ -603,7 +610,7 @@ class Codec(Generic[T]):
             )
         except ValidationError as err:
             errors = err.errors(include_url=False)
-            if not _nested_past_jiter(errors):
+            if not _read_again(errors):
                 raise DecodeError.from_errors(errors) from None
             return self.decode_value(_read(data, self._serde))
         if _may_differ(data, self._serde):

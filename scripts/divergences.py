@@ -47,12 +47,15 @@ CLASSES = [
     (
         "text-fault-first",
         "A fault of the text (a lone surrogate, a key given twice, `1e400`) that "
-        "TypeScript's `parse…` reports first, before what the schema's rules find, where "
-        "the validator's first violation is another one of the same message (a rule of "
-        "the alternative it judges closest, a bound): both refuse the message.",
-        lambda r: r["language"] == "typescript"
-        and r["kind"] == "pointer"
-        and is_text_fault(r["what"]),
+        "TypeScript's `parse…` reports first, before what the schema's rules find (or a "
+        "key given twice that Swift's WireDecoder reports where the field is decoded), "
+        "where the validator's first violation is another one of the same message (a "
+        "rule of the alternative it judges closest, a bound): both refuse the message.",
+        lambda r: r["kind"] == "pointer"
+        and (
+            (r["language"] == "typescript" and is_text_fault(r["what"]))
+            or (r["language"] == "swift" and r["what"].endswith('" twice'))
+        ),
     ),
     (
         "depth-first",
@@ -76,14 +79,17 @@ CLASSES = [
     ),
     (
         "text-fault-other-alternative",
-        "A fault of the text that TypeScript's `parse…` refuses in the alternative of an "
-        "untagged union that keeps the value, where another alternative takes the "
-        "value (one that skips the key or reads it as free-form JSON, where a key "
-        "given twice keeps the last value); the validator refuses the message.",
-        lambda r: r["language"] == "typescript"
-        and r["kind"] == "accepts"
-        and is_text_fault(r["what"])
-        and "[" in r["vector"],
+        "A fault of the text that TypeScript's `parse…` (or Swift's WireDecoder, for a "
+        "key given twice) refuses in the alternative of an untagged union that keeps "
+        "the value, where another alternative takes the value (one that skips the key "
+        "or reads it as free-form JSON, where a key given twice keeps the last value); "
+        "the validator refuses the message.",
+        lambda r: r["kind"] == "accepts"
+        and "[" in r["vector"]
+        and (
+            (r["language"] == "typescript" and is_text_fault(r["what"]))
+            or (r["language"] == "swift" and r["what"].endswith('" twice'))
+        ),
     ),
     (
         "lone-surrogate-unlocated",
@@ -97,18 +103,22 @@ CLASSES = [
         "float-literal-integer",
         "`1.0` (or `-0`) for an integer: the language's JSON parser reads it as the "
         "number 1 (or 0) (JSONDecoder), where serde refuses a float literal for an "
-        "integer field (issue 38, item 6). TypeScript's `parse…` finds both in the "
-        "text (docs/typescript.md); Python reads `-0` as serde does.",
+        "integer field (issue 38, item 6). Swift's WireDecoder finds it in the text for "
+        "an integer field, an array or map of them and an untagged union's integer "
+        "alternative, not for a tuple's item or a tagged union's integer payload "
+        "(docs/swift.md); TypeScript's "
+        "`parse…` finds both in the text (docs/typescript.md); Python reads `-0` as "
+        "serde does.",
         lambda r: (r["what"].endswith(".0") or r["what"] == "-0")
         and "float literal" in r["message"]
         and r["kind"] == "accepts",
     ),
     (
         "duplicate-key-read",
-        "A key given twice: the language's JSON parser keeps the last value (pydantic's "
-        "reader, JSONDecoder), so the decoder never sees the first; serde refuses a "
-        "field given twice (issue 38, item 6). TypeScript's `parse…` finds it in the "
-        "text (docs/typescript.md).",
+        "A key given twice: the language's JSON parser keeps one value (pydantic's "
+        "reader the last), so the decoder never sees the other; serde refuses a field "
+        "given twice (issue 38, item 6). TypeScript's `parse…` and Swift's WireDecoder "
+        "find it in the text (docs/typescript.md, docs/swift.md).",
         lambda r: r["what"].endswith(" twice") and r["kind"] == "accepts",
     ),
     (

@@ -176,6 +176,8 @@ const RUNTIME_NAMES: &[&str] = &[
     "OpenUnion",
     "WireMessage",
     "WireRequest",
+    "WireDecoder",
+    "TextFaults",
     "decodeEmptyObject",
 ];
 
@@ -200,6 +202,10 @@ const RUNTIME_FILES: &[(&str, &str)] = &[
     (
         "WireMessage.swift",
         include_str!("../../templates/swift/runtime/WireMessage.swift"),
+    ),
+    (
+        "WireDecoder.swift",
+        include_str!("../../templates/swift/runtime/WireDecoder.swift"),
     ),
 ];
 

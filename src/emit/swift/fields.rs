@@ -156,10 +156,14 @@ impl FieldPlan {
         }
         let value_type = self.value_type(ctx)?;
         let method = self.decode_method();
-        let call = format!("try container.{method}({value_type}.self, forKey: {key})");
+        let mut args = vec![format!("{value_type}.self"), format!("forKey: {key}")];
+        if ctx.takes_whole_floats(&self.field.ty) {
+            args.push("wholeFloats: true".to_owned());
+        }
         let target = format!("self.{}", self.property());
         match &self.default {
             Some(default) => {
+                let call = format!("try container.{method}({})", args.join(", "));
                 out.push_str(&layout::assignment(
                     indent,
                     &target,
@@ -169,7 +173,7 @@ impl FieldPlan {
             None => out.push_str(&layout::call(
                 indent,
                 &format!("{target} = try container.{method}("),
-                &[format!("{value_type}.self"), format!("forKey: {key}")],
+                &args,
                 ")",
             )),
         }

@@ -349,8 +349,15 @@ pub fn render_struct(
     }
     if let Some((prop, value_type)) = &others {
         let _ = value_type;
+        // An integer of JSON Schema's own takes a whole number written as a float.
+        let method = match additional {
+            Additional::Typed(value) if ctx.takes_whole_floats(value) => {
+                "decodeOtherKeysTakingWholeFloats"
+            }
+            _ => "decodeOtherKeys",
+        };
         decode.array_call(
-            &format!("self.{prop} = try decoder.decodeOtherKeys(known: "),
+            &format!("self.{prop} = try decoder.{method}(known: "),
             &known_keys,
             ")",
         );

@@ -3,37 +3,64 @@
 import Foundation
 
 extension KeyedDecodingContainer {
-  /// Decodes a field that must be present and not `null`.
-  public func decodeRequired<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try located(key) {
+  /// Decodes a field that must be present and not `null`. Its integers (an integer
+  /// field's, an array's or a map's) refuse a whole number written as a float (`1.0`,
+  /// `-0`), as serde's Rust integers do, unless `wholeFloats` (an integer of JSON
+  /// Schema's own, without a Rust `format`); only a `WireDecoder` sees the difference.
+  public func decodeRequired<T: Decodable>(
+    _ type: T.Type, forKey key: Key, wholeFloats: Bool = false
+  ) throws -> T {
+    try checkGivenOnce(key)
+    return try decodeValue(type, forKey: key, wholeFloats: wholeFloats)
+  }
+
+  /// Decodes the value at `key`: a field's, or a map entry's (which may be given twice:
+  /// the last value is taken, as serde takes it).
+  fileprivate func decodeValue<T: Decodable>(
+    _ type: T.Type, forKey key: Key, wholeFloats: Bool
+  ) throws -> T {
+    let value: T = try located(key) {
       if let entries = type as? any EntryDecodable.Type,
-        let value = try entries.decodeEntries(from: self, forKey: key) as? T
+        let value = try entries.decodeEntries(from: self, forKey: key, wholeFloats: wholeFloats)
+          as? T
       {
         return value
       }
       return try decode(type, forKey: key)
     }
+    if !wholeFloats, let floats = TextFaults.current?.floats, !floats.isEmpty {
+      try checkIntegerLiterals(value, at: codingPath + [key], floats: floats)
+    }
+    return value
   }
 
   /// Decodes an optional field: absent and `null` both give `nil` (rule R3).
-  public func decodeOptional<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    try isAbsentOrNull(key) ? nil : decodeRequired(type, forKey: key)
+  public func decodeOptional<T: Decodable>(
+    _ type: T.Type, forKey key: Key, wholeFloats: Bool = false
+  ) throws -> T? {
+    try isAbsentOrNull(key) ? nil : decodeRequired(type, forKey: key, wholeFloats: wholeFloats)
   }
 
   /// Decodes an optional field whose value must not be `null` when the key is present.
-  public func decodeIfKeyPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    contains(key) ? try decodeRequired(type, forKey: key) : nil
+  public func decodeIfKeyPresent<T: Decodable>(
+    _ type: T.Type, forKey key: Key, wholeFloats: Bool = false
+  ) throws -> T? {
+    contains(key) ? try decodeRequired(type, forKey: key, wholeFloats: wholeFloats) : nil
   }
 
   /// Decodes a field that must be present but may be `null`.
-  public func decodeNullable<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+  public func decodeNullable<T: Decodable>(
+    _ type: T.Type, forKey key: Key, wholeFloats: Bool = false
+  ) throws -> T? {
+    try checkGivenOnce(key)
     guard contains(key) else {
       throw DecodingError.keyNotFound(
         key,
         DecodingError.Context(
           codingPath: codingPath, debugDescription: "\(key.stringValue) is required"))
     }
-    return try decodeNil(forKey: key) ? nil : decodeRequired(type, forKey: key)
+    return try decodeNil(forKey: key)
+      ? nil : decodeRequired(type, forKey: key, wholeFloats: wholeFloats)
   }
 
   /// The content of an adjacently tagged message: absent and `null` mean `{}` (rule R3).
@@ -80,6 +107,7 @@ extension KeyedDecodingContainer {
 
   /// Checks that a fixed value (`const`) has exactly that value.
   public func decodeConstant(_ expected: JSONValue, forKey key: Key) throws {
+    try checkGivenOnce(key)
     let value = try decode(JSONValue.self, forKey: key)
     if value != expected {
       throw DecodingError.dataCorruptedError(
@@ -151,7 +179,20 @@ extension KeyedDecodingContainer {
 
   /// Whether `key` is absent or `null` (the same thing, rule R3).
   public func isAbsentOrNull(_ key: Key) throws -> Bool {
-    try !contains(key) || decodeNil(forKey: key)
+    try checkGivenOnce(key)
+    return try !contains(key) || decodeNil(forKey: key)
+  }
+
+  /// Fails when the wire text gives the field `key` twice in this object, as serde
+  /// does (only a `WireDecoder` finds it: `JSONDecoder` keeps one of the values).
+  private func checkGivenOnce(_ key: Key) throws {
+    guard let twice = TextFaults.current?.twice, !twice.isEmpty else { return }
+    let path = codingPath + [key]
+    if twice.contains(TextFaults.pointer(path)) {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: path, debugDescription: "duplicate key `\(key.stringValue)`"))
+    }
   }
 }
 
@@ -180,7 +221,22 @@ extension Decoder {
   }
 
   /// The keys outside `known` and their values (`additionalProperties: {schema}`).
+  /// Their integers are Rust integers (see `decodeRequired`).
   public func decodeOtherKeys<T: Decodable>(known: Set<String>) throws -> [String: T] {
+    try decodeOtherKeys(known: known, wholeFloats: false)
+  }
+
+  /// The keys outside `known` and their values, whose integers are JSON Schema's own,
+  /// which take a whole number written as a float (see `decodeRequired`).
+  public func decodeOtherKeysTakingWholeFloats<T: Decodable>(known: Set<String>) throws
+    -> [String: T]
+  {
+    try decodeOtherKeys(known: known, wholeFloats: true)
+  }
+
+  private func decodeOtherKeys<T: Decodable>(known: Set<String>, wholeFloats: Bool) throws
+    -> [String: T]
+  {
     let container = try container(keyedBy: AnyCodingKey.self)
     let union = unionKey
     var values: [String: T] = [:]
@@ -190,7 +246,8 @@ extension Decoder {
       !known.contains($0.stringValue) && $0.stringValue != union
     }
     for key in other.sorted(by: { $0.stringValue < $1.stringValue }) {
-      values[key.stringValue] = try container.decode(T.self, forKey: key)
+      values[key.stringValue] = try container.decodeValue(
+        T.self, forKey: key, wholeFloats: wholeFloats)
     }
     return values
   }
@@ -230,25 +287,80 @@ extension Encoder {
   }
 }
 
+/// Fails when `value` (decoded at `path`) is an integer, or an array of integers, that
+/// the wire text writes as a float (`floats`, by pointer): serde refuses a float literal
+/// for a Rust integer.
+private func checkIntegerLiterals<T>(_ value: T, at path: [any CodingKey], floats: [String: String])
+  throws
+{
+  var paths: [[any CodingKey]] = []
+  if value is any FixedWidthInteger {
+    paths = [path]
+  } else if let items = value as? any IntegerItems {
+    paths = (0..<items.count).map { path + [IndexKey(intValue: $0)] }
+  }
+  for path in paths {
+    if let literal = floats[TextFaults.pointer(path)] {
+      let why = "is a float literal: an integer field takes an integer literal"
+      throw DecodingError.typeMismatch(
+        T.self, DecodingError.Context(codingPath: path, debugDescription: "`\(literal)` \(why)"))
+    }
+  }
+}
+
+extension FixedWidthInteger where Self: Decodable {
+  /// Decodes a Rust integer that is a value of its own (an untagged union's
+  /// alternative): as `init(from:)`, but a whole number the wire text writes as a float
+  /// (`1.0`, `-0`) is refused, as serde refuses it (only a `WireDecoder` sees the text).
+  public init(integerFrom decoder: any Decoder) throws {
+    self = try Self(from: decoder)
+    if let floats = TextFaults.current?.floats, !floats.isEmpty {
+      try checkIntegerLiterals(self, at: decoder.codingPath, floats: floats)
+    }
+  }
+}
+
+/// An array of integers (see `checkIntegerLiterals`).
+private protocol IntegerItems {
+  var count: Int { get }
+}
+
+extension Array: IntegerItems where Element: FixedWidthInteger {}
+
+/// An array index in a coding path.
+private struct IndexKey: CodingKey {
+  let intValue: Int?
+  var stringValue: String { "Index \(intValue ?? 0)" }
+
+  init(intValue: Int) {
+    self.intValue = intValue
+  }
+
+  init?(stringValue: String) {
+    return nil
+  }
+}
+
 /// A string-keyed dictionary: decoded entry by entry, so that an entry's error names its
 /// key.
 public protocol EntryDecodable {
-  /// Decodes the object at `key` of `container`.
+  /// Decodes the object at `key` of `container` (`wholeFloats`: see `decodeRequired`).
   static func decodeEntries<K: CodingKey>(
-    from container: KeyedDecodingContainer<K>, forKey key: K
+    from container: KeyedDecodingContainer<K>, forKey key: K, wholeFloats: Bool
   ) throws -> Self
 }
 
 extension Dictionary: EntryDecodable where Key == String, Value: Decodable {
   /// Decodes the object at `key` of `container`, entry by entry.
   public static func decodeEntries<K: CodingKey>(
-    from container: KeyedDecodingContainer<K>, forKey key: K
+    from container: KeyedDecodingContainer<K>, forKey key: K, wholeFloats: Bool
   ) throws -> Self {
     let object = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
     var entries: [String: Value] = [:]
     // In key order: the entry an error names is the same in every process.
     for entry in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-      entries[entry.stringValue] = try object.decodeRequired(Value.self, forKey: entry)
+      entries[entry.stringValue] = try object.decodeValue(
+        Value.self, forKey: entry, wholeFloats: wholeFloats)
     }
     return entries
   }

@@ -32,6 +32,12 @@ public enum JSONValue: Codable, Hashable, Sendable {
       self = .null
     } else if let value = try? container.decode(Bool.self) {
       self = .bool(value)
+    } else if let floats = TextFaults.current?.floats, !floats.isEmpty,
+      floats[TextFaults.pointer(decoder.codingPath)] != nil,
+      let value = try? container.decode(Double.self)
+    {
+      // Written as a float (`1.0`, `-0`): a float to serde too, though whole.
+      self = .number(value)
     } else if let value = try? container.decode(Int64.self) {
       self = .integer(value)
     } else if let value = try? container.decode(UInt64.self) {
@@ -84,9 +90,36 @@ extension JSONValue {
     self = try JSONDecoder().decode(JSONValue.self, from: data)
   }
 
-  /// Decodes this JSON value as `type`.
+  /// Decodes this JSON value as `type`, as `WireDecoder` decodes its text: a whole
+  /// number held as a float (`.number(1.0)`, from the text `1.0`) is refused where
+  /// `type` has a Rust integer.
   public func decode<T: Decodable>(as type: T.Type) throws -> T {
     let data = try JSONEncoder().encode(self)
-    return try JSONDecoder().decode(type, from: data)
+    var floats: [String: String] = [:]
+    wholeFloats(at: "", into: &floats)
+    if floats.isEmpty {
+      return try JSONDecoder().decode(type, from: data)
+    }
+    return try TextFaults.$current.withValue(TextFaults(floats: floats)) {
+      try JSONDecoder().decode(type, from: data)
+    }
+  }
+
+  /// The pointers of the whole numbers held as floats in this value, by `pointer`.
+  private func wholeFloats(at pointer: String, into floats: inout [String: String]) {
+    switch self {
+    case .number(let value) where value.rounded() == value:
+      floats[pointer] = value == 0 && value.sign == .minus ? "-0" : "\(value)"
+    case .array(let items):
+      for (index, item) in items.enumerated() {
+        item.wholeFloats(at: pointer + "/" + String(index), into: &floats)
+      }
+    case .object(let members):
+      for (key, item) in members {
+        item.wholeFloats(at: TextFaults.pointer([AnyCodingKey(key)], from: pointer), into: &floats)
+      }
+    default:
+      break
+    }
   }
 }

@@ -10,7 +10,10 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "App",
-      dependencies: [.product(name: "ChatWire", package: "ChatProtocol")]
+      dependencies: [
+        .product(name: "ChatWire", package: "ChatProtocol"),
+        .product(name: "ChatRuntime", package: "ChatProtocol"),
+      ]
     )
   ],
   swiftLanguageModes: [.v6]

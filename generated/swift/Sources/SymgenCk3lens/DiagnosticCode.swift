@@ -13,7 +13,7 @@ public enum DiagnosticCode: Codable, Hashable, Sendable {
   public init(from decoder: any Decoder) throws {
     var errors: [any Error] = []
     do {
-      self = .integer(try Int64(from: decoder))
+      self = .integer(try Int64(integerFrom: decoder))
       return
     } catch {
       errors.append(error)

@@ -47,7 +47,7 @@ struct RootCodec: Sendable {
 
   init<T: Codable>(_ type: T.Type) {
     roundTrip = { text in
-      let value = try JSONDecoder().decode(type, from: Data(text.utf8))
+      let value = try WireDecoder().decode(type, from: Data(text.utf8))
       let unknown = (value as? any OpenUnion)?.isUnknown ?? false
       return (try JSONValue(encoding: value), unknown)
     }
@@ -284,7 +284,7 @@ func rejection(of vector: Vector, by root: RootCodec, _ codecs: ProtocolCodecs) 
     return (error, "")
   }
   if let tag = vector.replyTo, let pointer = codecs.replyData,
-    let message = try? JSONDecoder().decode(JSONValue.self, from: Data(vector.wire.utf8)),
+    let message = try? WireDecoder().decode(JSONValue.self, from: Data(vector.wire.utf8)),
     let data = value(at: pointer, in: message), let reply = codecs.replies[tag]
   {
     do {
@@ -399,7 +399,7 @@ func checkVectors(_ codecs: ProtocolCodecs, file: StaticString = #filePath, line
       // Reply data travels untyped in the envelope; a client decodes it as the request's
       // reply type (rule R8), so the typed re-encoding is what must match.
       if let tag = vector.replyTo, let pointer = codecs.replyData,
-        let message = try? JSONDecoder().decode(JSONValue.self, from: Data(vector.wire.utf8)),
+        let message = try? WireDecoder().decode(JSONValue.self, from: Data(vector.wire.utf8)),
         let data = value(at: pointer, in: message), data != .null
       {
         guard let reply = codecs.replies[tag] else {

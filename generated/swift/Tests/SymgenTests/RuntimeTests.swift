@@ -58,4 +58,102 @@ final class RuntimeTests: XCTestCase {
     XCTAssertThrowsError(try decode(Probe.self, #"{"n": 1, "x": 0}"#))
     XCTAssertThrowsError(try decode(Probe.self, #"{"n": 1, "a": "", "x": null}"#))
   }
+
+  /// `{"id": String, "tags": {String: Int64}?, "extra": free-form?, "items": [Self]?,
+  /// "count": Int64?, "sizes": [UInt32]?, "plain": integer without a Rust format?}`.
+  private struct Keyed: Decodable {
+    let id: String
+    let tags: [String: Int64]?
+    let extra: JSONValue?
+    let items: [Keyed]?
+    let count: Int64?
+    let sizes: [UInt32]?
+    let plain: Int64?
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyCodingKey.self)
+      self.id = try container.decodeRequired(String.self, forKey: AnyCodingKey("id"))
+      self.tags = try container.decodeOptional(
+        [String: Int64].self, forKey: AnyCodingKey("tags"))
+      self.extra = try container.decodeIfKeyPresent(
+        JSONValue.self, forKey: AnyCodingKey("extra"))
+      self.items = try container.decodeOptional([Keyed].self, forKey: AnyCodingKey("items"))
+      self.count = try container.decodeOptional(Int64.self, forKey: AnyCodingKey("count"))
+      self.sizes = try container.decodeOptional([UInt32].self, forKey: AnyCodingKey("sizes"))
+      self.plain = try container.decodeOptional(
+        Int64.self, forKey: AnyCodingKey("plain"), wholeFloats: true)
+    }
+  }
+
+  /// What `WireDecoder` gives for `json`: the error's path and message, or the value.
+  private func wire(_ json: String) -> Result<Keyed, DecodingError> {
+    Result { try WireDecoder().decode(Keyed.self, from: Data(json.utf8)) }
+      .mapError {
+        $0 as? DecodingError ?? .dataCorrupted(.init(codingPath: [], debugDescription: "\($0)"))
+      }
+  }
+
+  private func wireError(_ json: String) -> String {
+    switch wire(json) {
+    case .success: "accepted"
+    case .failure(let error): error.summary
+    }
+  }
+
+  func testWireDecoderRefusesAFieldGivenTwiceAsSerdeDoes() throws {
+    let twice = #"{"id": "a", "id": "b"}"#
+    XCTAssertEqual(try decode(Keyed.self, twice).id, "a", "JSONDecoder keeps the first value")
+    XCTAssertEqual(wireError(twice), "id: duplicate key `id`")
+    // Spelled differently, the same key; a `null` second value too.
+    XCTAssertEqual(wireError(#"{"id": "a", "\u0069d": "b"}"#), "id: duplicate key `id`")
+    XCTAssertEqual(
+      wireError(#"{"id": "a", "tags": null, "tags": null}"#), "tags: duplicate key `tags`")
+    XCTAssertEqual(
+      wireError(#"{"id": "a", "items": [{"id": "b"}, {"id": "c", "id": "d"}]}"#),
+      "items.Index 1.id: duplicate key `id`")
+  }
+
+  func testWireDecoderTakesTheLastValueWhereSerdeDoes() throws {
+    // Undeclared keys, a map's keys, free-form JSON.
+    let text = #"{"id": "a", "x": 1, "x": 2, "tags": {"t": 1, "t": 2}, "extra": {"e": 1, "e": 2}}"#
+    let value = try wire(text).get()
+    XCTAssertEqual(value.tags, ["t": 2])
+    XCTAssertEqual(value.extra, .object(["e": .integer(2)]))
+    XCTAssertEqual(try decode(Keyed.self, text).tags?["t"], 1, "JSONDecoder keeps the first value")
+  }
+
+  func testWireDecoderRefusesAFloatLiteralForARustInteger() throws {
+    XCTAssertEqual(try decode(Keyed.self, #"{"id": "a", "count": 1.0}"#).count, 1)
+    let literal = "is a float literal: an integer field takes an integer literal"
+    XCTAssertEqual(wireError(#"{"id": "a", "count": 1.0}"#), "count: `1.0` \(literal)")
+    XCTAssertEqual(wireError(#"{"id": "a", "sizes": [1, 2e0]}"#), "sizes.Index 1: `2e0` \(literal)")
+    XCTAssertEqual(wireError(#"{"id": "a", "tags": {"t": -0}}"#), "tags.t: `-0` \(literal)")
+    // JSON Schema's own integer takes a whole float; free-form JSON keeps any number.
+    let plain = try wire(#"{"id": "a", "plain": 1.0, "count": 2, "extra": {"n": 1.0}}"#).get()
+    XCTAssertEqual(plain.plain, 1)
+    XCTAssertEqual(plain.count, 2)
+    XCTAssertEqual(plain.extra, .object(["n": .number(1)]), "a float, as serde's Value keeps it")
+    // Typed data decoded from free-form JSON (a reply's) is held to it too.
+    let reply = try wire(#"{"id": "a", "extra": {"id": "b", "count": 1.0}}"#).get().extra
+    XCTAssertThrowsError(try reply?.decode(as: Keyed.self))
+    let whole = JSONValue.object(["id": .string("b"), "count": .integer(1)])
+    XCTAssertEqual(try whole.decode(as: Keyed.self).count, 1)
+  }
+
+  func testTextFaultsNameEachMemberByItsPointer() {
+    let text = #"{"a/b": {"~": 1, "~": [{"k": 0, "k": 1}]}, "c": 2, "c": "{\"q\": 1, \"q\": 2}"}"#
+    XCTAssertEqual(
+      TextFaults.find(in: Data(text.utf8)).twice, ["/a~1b/~0", "/a~1b/~0/0/k", "/c"])
+    // What an earlier member holds goes with it.
+    let earlier = TextFaults.find(in: Data(#"{"m": {"k": 0, "k": 1.0}, "m": {}}"#.utf8))
+    XCTAssertEqual(earlier, TextFaults(twice: ["/m"], floats: [:]))
+    XCTAssertEqual(TextFaults.find(in: Data(#"{"a": 1, "a""#.utf8)).twice, ["/a"])
+    // Keys are the same when their bytes are (not when their text is equivalent).
+    XCTAssertEqual(TextFaults.find(in: Data(#"{"\u00e9": 1, "e\u0301": 2}"#.utf8)), TextFaults())
+    XCTAssertEqual(TextFaults.find(in: Data("[{}, {\"a\": [1, 2]}]".utf8)), TextFaults())
+    let numbers = #"{"a": [1.5, -0, 0, -1, true, false, 1E3, null, -0.0], "b": "1.0"}"#
+    XCTAssertEqual(
+      TextFaults.find(in: Data(numbers.utf8)).floats,
+      ["/a/0": "1.5", "/a/1": "-0", "/a/6": "1E3", "/a/8": "-0.0"])
+  }
 }

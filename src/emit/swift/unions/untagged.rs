@@ -51,21 +51,27 @@ pub(super) fn untagged_enum(
         } else {
             rest = &rest[1..];
             let bounds = integer_bounds(ctx, case);
+            // A Rust integer refuses a whole number written as a float (`1.0`).
+            let from = if rust_integer(ctx, case) {
+                "integerFrom"
+            } else {
+                "from"
+            };
             if first_match && bounds.is_none() {
                 decode
                     .line(format!(
-                        "self = .{}(try {value}(from: decoder))",
+                        "self = .{}(try {value}({from}: decoder))",
                         case.escaped()
                     ))
                     .line("return");
             } else if first_match {
-                decode.guarded_line(format!("let value = try {value}(from: decoder)"));
+                decode.guarded_line(format!("let value = try {value}({from}: decoder)"));
                 check_bounds(&mut decode, bounds.as_deref());
                 decode
                     .line(format!("self = .{}(value)", case.escaped()))
                     .line("return");
             } else {
-                decode.guarded_line(format!("let value = try {value}(from: decoder)"));
+                decode.guarded_line(format!("let value = try {value}({from}: decoder)"));
                 check_bounds(&mut decode, bounds.as_deref());
                 decode
                     .line("let unknown = unknownKeyCount(of: value)")
@@ -139,6 +145,18 @@ fn integer_bounds(ctx: &TypeContext<'_>, case: &Case) -> Option<String> {
         return None;
     }
     ctx.bounded_int(expr).and_then(types::int_bounds)
+}
+
+/// Whether the variant's payload is an integer that serde reads as a Rust integer (an
+/// integer of JSON Schema's own takes `1.0`; see `TypeContext::takes_whole_floats`).
+fn rust_integer(ctx: &TypeContext<'_>, case: &Case) -> bool {
+    let Payload::Type(expr) = &case.variant.payload else {
+        return false;
+    };
+    if expr.is_nullable() || matches!(expr, TypeExpr::Array(_)) || ctx.optional_aliases(expr) != 0 {
+        return false;
+    }
+    ctx.bounded_int(expr).is_some_and(|int| int.rust_integer())
 }
 
 /// Throws unless `value` lies in `bounds` (when there are bounds).

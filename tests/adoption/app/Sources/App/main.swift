@@ -1,3 +1,4 @@
+import ChatRuntime
 import ChatWire
 import Foundation
 
@@ -6,7 +7,7 @@ import Foundation
 let line = #"""
   {"kind":"post","id":"1","from":{"user_id":"u1"},"body":{"text":"hi","mood":"happy","attachment":{"url":"x"}}}
   """#
-let message = try JSONDecoder().decode(ChatMessage.self, from: Data(line.utf8))
+let message = try WireDecoder().decode(ChatMessage.self, from: Data(line.utf8))
 guard message.from.userId == "u1" else { fatalError("alias not decoded") }
 switch message.body {
 case .post(let post):
@@ -20,5 +21,15 @@ let encoded = try JSONEncoder().encode(message)
 let text = String(decoding: encoded, as: UTF8.self)
 guard text.contains("attachment"), text.contains("\"userId\"") else {
   fatalError("re-encoding lost data: \(text)")
+}
+// A field given twice: serde refuses it, and so does WireDecoder (JSONDecoder keeps one).
+let twice = #"{"kind":"get_history","id":"2","id":"3","from":{"userId":"u1"},"body":{}}"#
+do {
+  _ = try WireDecoder().decode(ChatMessage.self, from: Data(twice.utf8))
+  fatalError("a field given twice was accepted")
+} catch DecodingError.dataCorrupted(let context) {
+  guard context.debugDescription == "duplicate key `id`" else {
+    fatalError("wrong error for a field given twice: \(context)")
+  }
 }
 print("app ok")

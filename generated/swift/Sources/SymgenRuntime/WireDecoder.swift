@@ -33,7 +33,8 @@ public struct TextFaults: Equatable, Sendable {
   /// The members whose key their object gives more than once (the last of them: what
   /// an earlier one holds is not looked at).
   public var twice: Set<String>
-  /// The numbers written with a fraction or an exponent, or as `-0`, as written.
+  /// The whole numbers written with a fraction or an exponent (`1.0`, `2e3`) or as
+  /// `-0`, as written: what `JSONDecoder` reads into an integer where serde refuses it.
   public var floats: [String: String]
 
   /// Faults by pointer.
@@ -140,7 +141,7 @@ public struct TextFaults: Equatable, Sendable {
     var path: [Segment] = []
     /// Each key given again: its member's pointer and where its key starts.
     var twice: [(String, Int)] = []
-    /// Each number written as a float: its pointer, its text and where it starts.
+    /// Each whole number written as a float: its pointer, its text and where it starts.
     var floats: [(String, String, Int)] = []
     /// The members given again later in their object, from the key to the comma after
     /// the value.
@@ -192,8 +193,12 @@ public struct TextFaults: Equatable, Sendable {
         let number = first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39)
         let minusZero = at - start == 2 && first == UInt8(ascii: "-") && bytes[start + 1] == 0x30
         if number && (float || minusZero) {
-          let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
-          floats.append((pointer(), String(decoding: text, as: UTF8.self), start))
+          // Only a whole number: `JSONDecoder` refuses `1.5` for an integer anyway.
+          let literal = UnsafeBufferPointer(rebasing: bytes[start..<at])
+          let text = String(decoding: literal, as: UTF8.self)
+          if let number = Double(text), number.isFinite, number.rounded() == number {
+            floats.append((pointer(), text, start))
+          }
         }
         return true
       }

@@ -154,6 +154,6 @@ final class RuntimeTests: XCTestCase {
     let numbers = #"{"a": [1.5, -0, 0, -1, true, false, 1E3, null, -0.0], "b": "1.0"}"#
     XCTAssertEqual(
       TextFaults.find(in: Data(numbers.utf8)).floats,
-      ["/a/0": "1.5", "/a/1": "-0", "/a/6": "1E3", "/a/8": "-0.0"])
+      ["/a/1": "-0", "/a/6": "1E3", "/a/8": "-0.0"])
   }
 }

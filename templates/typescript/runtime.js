@@ -1074,8 +1074,40 @@ function unknownKeys(value, known) {
 }
 
 /**
- * Ranks a failed variant: deeper violations, then ones where values that are there
- * (rather than where missing keys), show which variant the input meant.
+ * How far a failed variant is from the value, as the validator measures it (its
+ * `best_alternative`), smaller being closer: whether the value itself has the wrong
+ * type, then whether it is not the variant's constant or enum value, then how many
+ * violations the value itself has (a missing or unexpected key is one of the object's
+ * own), then how many in all.
+ *
+ * @param {Violation[]} errors
+ * @returns {number[]}
+ */
+function distance(errors) {
+  let type = 0;
+  let value = 0;
+  let own = 0;
+  for (const error of errors) {
+    if (error.pointer === "") {
+      own++;
+      if (error.rule === "wrong_type") type = 1;
+      if (error.rule === "wrong_const" || error.rule === "unknown_enum_value") {
+        value = 1;
+      }
+    } else if (
+      error.pointer.indexOf("/", 1) === -1 &&
+      (error.rule === "missing_required" ||
+        error.message.startsWith("unexpected key"))
+    ) {
+      own++;
+    }
+  }
+  return [type, value, own, errors.length];
+}
+
+/**
+ * Ranks variants equally close by `distance`: deeper violations, then ones where
+ * values that are there (rather than missing keys) show which variant the input meant.
  *
  * @param {Violation[]} errors
  * @returns {number}
@@ -1088,9 +1120,25 @@ function depth(errors) {
 }
 
 /**
+ * Whether distance `a` is less than `b` (-1), equal (0) or greater (1).
+ *
+ * @param {number[]} a
+ * @param {number[]} b
+ * @returns {number}
+ */
+function compare(a, b) {
+  for (let i = 0; i < a.length; i++) {
+    const d = /** @type {number} */ (a[i]) - /** @type {number} */ (b[i]);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
  * An untagged union: the first variant that accepts the value (`first`, as serde's
  * `untagged`), or else the one that leaves the fewest keys unknown; when none does,
- * the violations of the variant that got furthest.
+ * the violations of the variant closest to the value (`distance`; of equally close
+ * ones, the one that got furthest, `depth`).
  *
  * @param {unknown} value
  * @param {Violation[]} errors
@@ -1104,6 +1152,8 @@ function untagged(value, errors, where, variants, first, name) {
   const from = errors.length;
   /** @type {Violation[] | null} */
   let best = null;
+  /** @type {number[]} */
+  let closest = [];
   let found = false;
   let chosen;
   let fewest = Infinity;
@@ -1123,7 +1173,15 @@ function untagged(value, errors, where, variants, first, name) {
       continue;
     }
     const tried = errors.splice(from);
-    if (best === null || depth(tried) > depth(best)) best = tried;
+    const far = distance(tried);
+    const order = best === null ? -1 : compare(far, closest);
+    if (
+      order < 0 ||
+      (order === 0 && depth(tried) > depth(/** @type {Violation[]} */ (best)))
+    ) {
+      best = tried;
+      closest = far;
+    }
   }
   if (found) return chosen;
   const inner = best?.[0];

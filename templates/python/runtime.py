@@ -308,32 +308,59 @@ def _pointer(error: Any) -> str:
 
 
 def _depth(error: Any) -> tuple[int, bool]:
-    # A variant that failed deeper, or at a value that is there (rather than at a
-    # missing key), is the one the input meant.
+    # Of variants equally close, one that failed deeper, or at a value that is there
+    # (rather than at a missing key), is the one the input meant.
     return (_pointer(error).count("/"), error["type"] != "missing")
+
+
+def _distance(errors: list[Any]) -> tuple[int, int, int, int]:
+    """How far a failed variant (its errors, located within it) is from the value, as
+    the validator measures it, smaller being closer: whether the value itself has the
+    wrong type, then whether it is not the variant's constant or enum value, then how
+    many errors the value itself has (a missing or unexpected key is one of the
+    object's own), then how many in all."""
+    wrong_type = wrong_value = own = 0
+    for error in errors:
+        pointer = _pointer(error)
+        kind = error["type"]
+        if pointer == "":
+            own += 1
+            if kind.endswith("_type") or kind == "none_required":
+                wrong_type = 1
+            if kind in ("literal_error", "enum"):
+                wrong_value = 1
+        elif pointer.count("/") == 1 and kind in ("missing", "extra_forbidden"):
+            own += 1
+    return (wrong_type, wrong_value, own, len(errors))
 
 
 def untagged(name: str) -> WrapValidator:
     """Validation of an untagged union: the first variant that accepts the value (as
-    serde's `untagged`); when none does, the error of the variant that got furthest."""
+    serde's `untagged`); when none does, the first error of the variant closest to the
+    value (`_distance`; of equally close ones, the one that got furthest)."""
 
     def validate(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         try:
             return handler(value)
         except ValidationError as err:
             errors = err.errors(include_url=False)
-            best: dict[object, Any] = {}
+            members: dict[object, list[Any]] = {}
             for error in errors:
                 member = error["loc"][0] if error["loc"] else None
-                best.setdefault(member, error)
-            chosen = max(best.values(), key=_depth, default=None)
-            if chosen is None:
+                inner = dict(error)
+                inner["loc"] = error["loc"][1:]
+                members.setdefault(member, []).append(inner)
+            # The closest; of equally close ones, the one that got furthest.
+            ranked = sorted(
+                members.values(), key=lambda tried: _depth(tried[0]), reverse=True
+            )
+            closest = min(ranked, key=_distance, default=None)
+            if closest is None:
                 raise
-            inner = dict(chosen)
-            inner["loc"] = chosen["loc"][1:]
+            inner = closest[0]
             absolute = _absolute(inner)
             found = inner.get("input")
-            message = found.message if isinstance(found, _Refused) else chosen["msg"]
+            message = found.message if isinstance(found, _Refused) else inner["msg"]
             context: dict[str, Any] = {"name": name, "message": message}
             if absolute is None:
                 context["pointer"] = _pointer(inner)

@@ -139,6 +139,32 @@ final class RuntimeTests: XCTestCase {
     XCTAssertEqual(try whole.decode(as: Keyed.self).count, 1)
   }
 
+  /// `{"content": {"x": String?}?}`: absent content decodes as `{}` (rule R3).
+  private struct Outer: Decodable {
+    struct Inner: Decodable {
+      let x: String?
+
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        self.x = try container.decodeOptional(String.self, forKey: AnyCodingKey("x"))
+      }
+    }
+
+    let content: Inner
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyCodingKey.self)
+      self.content = try container.decodeContent(Inner.self, forKey: AnyCodingKey("content"))
+    }
+  }
+
+  func testANestedDecodeDoesNotSeeTheFaultsOfTheMessageAroundIt() throws {
+    // `/x` is given twice in the message, where no type declares it; the absent
+    // content's `{}` has no `x` at all.
+    let outer = try WireDecoder().decode(Outer.self, from: Data(#"{"x": 1, "x": 2}"#.utf8))
+    XCTAssertNil(outer.content.x)
+  }
+
   func testTextFaultsNameEachMemberByItsPointer() {
     let text = #"{"a/b": {"~": 1, "~": [{"k": 0, "k": 1}]}, "c": 2, "c": "{\"q\": 1, \"q\": 2}"}"#
     XCTAssertEqual(

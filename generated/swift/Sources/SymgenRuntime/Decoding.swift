@@ -368,7 +368,10 @@ extension Dictionary: EntryDecodable where Key == String, Value: Decodable {
 
 /// Decodes `type` from an empty object `{}` (absent content, rule R3).
 public func decodeEmptyObject<T: Decodable>(_ type: T.Type) throws -> T {
-  try JSONDecoder().decode(type, from: Data("{}".utf8))
+  // A text of its own: the faults of the message around it are not its own.
+  try TextFaults.$current.withValue(nil) {
+    try JSONDecoder().decode(type, from: Data("{}".utf8))
+  }
 }
 
 /// The payload of a message that carries none (only its tag).
@@ -431,7 +434,9 @@ extension DecodingError {
 /// so decoding it cannot fail.
 public func decodeDefault<T: Decodable>(_ type: T.Type, _ json: String) -> T {
   do {
-    return try JSONDecoder().decode(type, from: Data(json.utf8))
+    return try TextFaults.$current.withValue(nil) {
+      try JSONDecoder().decode(type, from: Data(json.utf8))
+    }
   } catch {
     preconditionFailure("symgen: the default \(json) does not decode as \(type): \(error)")
   }

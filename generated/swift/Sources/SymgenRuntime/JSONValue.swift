@@ -97,10 +97,8 @@ extension JSONValue {
     let data = try JSONEncoder().encode(self)
     var floats: [String: String] = [:]
     wholeFloats(at: "", into: &floats)
-    if floats.isEmpty {
-      return try JSONDecoder().decode(type, from: data)
-    }
-    return try TextFaults.$current.withValue(TextFaults(floats: floats)) {
+    // A text of its own: the faults of a message being decoded around it are not its own.
+    return try TextFaults.$current.withValue(floats.isEmpty ? nil : TextFaults(floats: floats)) {
       try JSONDecoder().decode(type, from: data)
     }
   }

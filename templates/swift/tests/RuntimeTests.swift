@@ -173,6 +173,12 @@ final class RuntimeTests: XCTestCase {
     let earlier = TextFaults.find(in: Data(#"{"m": {"k": 0, "k": 1.0}, "m": {}}"#.utf8))
     XCTAssertEqual(earlier, TextFaults(twice: ["/m"], floats: [:]))
     XCTAssertEqual(TextFaults.find(in: Data(#"{"a": 1, "a""#.utf8)).twice, ["/a"])
+    // Many repeated keys, nested in repeated members: only the last member's are kept.
+    let member = #""k": {"n": 1.0, "n": 2.0}"#
+    let many = "{" + Array(repeating: member, count: 3_000).joined(separator: ", ") + "}"
+    XCTAssertEqual(
+      TextFaults.find(in: Data(many.utf8)),
+      TextFaults(twice: ["/k", "/k/n"], floats: ["/k/n": "2.0"]))
     // Keys are the same when their bytes are (not when their text is equivalent).
     XCTAssertEqual(TextFaults.find(in: Data(#"{"\u00e9": 1, "e\u0301": 2}"#.utf8)), TextFaults())
     XCTAssertEqual(TextFaults.find(in: Data("[{}, {\"a\": [1, 2]}]".utf8)), TextFaults())

@@ -138,25 +138,28 @@ pub(super) fn untagged_enum(
 /// "minimum": 0}`), directly or through aliases: a value outside it matches the
 /// alternative no more than serde's or the validator's reading lets it.
 fn integer_bounds(ctx: &TypeContext<'_>, case: &Case) -> Option<String> {
-    let Payload::Type(expr) = &case.variant.payload else {
-        return None;
-    };
-    if expr.is_nullable() || matches!(expr, TypeExpr::Array(_)) || ctx.optional_aliases(expr) != 0 {
-        return None;
-    }
-    ctx.bounded_int(expr).and_then(types::int_bounds)
+    payload_integer(ctx, case).and_then(types::int_bounds)
 }
 
 /// Whether the variant's payload is an integer that serde reads as a Rust integer (an
 /// integer of JSON Schema's own takes `1.0`; see `TypeContext::takes_whole_floats`).
 fn rust_integer(ctx: &TypeContext<'_>, case: &Case) -> bool {
+    payload_integer(ctx, case).is_some_and(|int| int.rust_integer())
+}
+
+/// The integer a variant's payload is, directly or through aliases, when the payload
+/// decodes as that integer alone (not nullable, not an array).
+fn payload_integer<'c>(
+    ctx: &'c TypeContext<'_>,
+    case: &'c Case,
+) -> Option<&'c crate::model::IntType> {
     let Payload::Type(expr) = &case.variant.payload else {
-        return false;
+        return None;
     };
     if expr.is_nullable() || matches!(expr, TypeExpr::Array(_)) || ctx.optional_aliases(expr) != 0 {
-        return false;
+        return None;
     }
-    ctx.bounded_int(expr).is_some_and(|int| int.rust_integer())
+    ctx.bounded_int(expr)
 }
 
 /// Throws unless `value` lies in `bounds` (when there are bounds).

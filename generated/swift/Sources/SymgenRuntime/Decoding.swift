@@ -38,7 +38,8 @@ extension KeyedDecodingContainer {
   public func decodeOptional<T: Decodable>(
     _ type: T.Type, forKey key: Key, wholeFloats: Bool = false
   ) throws -> T? {
-    try isAbsentOrNull(key) ? nil : decodeRequired(type, forKey: key, wholeFloats: wholeFloats)
+    // `isAbsentOrNull` has checked that the key is given once.
+    try isAbsentOrNull(key) ? nil : decodeValue(type, forKey: key, wholeFloats: wholeFloats)
   }
 
   /// Decodes an optional field whose value must not be `null` when the key is present.
@@ -60,7 +61,7 @@ extension KeyedDecodingContainer {
           codingPath: codingPath, debugDescription: "\(key.stringValue) is required"))
     }
     return try decodeNil(forKey: key)
-      ? nil : decodeRequired(type, forKey: key, wholeFloats: wholeFloats)
+      ? nil : decodeValue(type, forKey: key, wholeFloats: wholeFloats)
   }
 
   /// The content of an adjacently tagged message: absent and `null` mean `{}` (rule R3).
@@ -68,7 +69,7 @@ extension KeyedDecodingContainer {
     if try isAbsentOrNull(key) {
       return try decodeEmptyObject(type)
     }
-    return try decodeRequired(type, forKey: key)
+    return try decodeValue(type, forKey: key, wholeFloats: false)
   }
 
   /// The content of an adjacently tagged message that must be present. When it is

@@ -51,11 +51,7 @@ CLASSES = [
         "key given twice that Swift's WireDecoder reports where the field is decoded), "
         "where the validator's first violation is another one of the same message (a "
         "rule of the alternative it judges closest, a bound): both refuse the message.",
-        lambda r: r["kind"] == "pointer"
-        and (
-            (r["language"] == "typescript" and is_text_fault(r["what"]))
-            or (r["language"] == "swift" and r["what"].endswith('" twice'))
-        ),
+        lambda r: r["kind"] == "pointer" and reads_text_fault(r),
     ),
     (
         "depth-first",
@@ -84,12 +80,7 @@ CLASSES = [
         "the value, where another alternative takes the value (one that skips the key "
         "or reads it as free-form JSON, where a key given twice keeps the last value); "
         "the validator refuses the message.",
-        lambda r: r["kind"] == "accepts"
-        and "[" in r["vector"]
-        and (
-            (r["language"] == "typescript" and is_text_fault(r["what"]))
-            or (r["language"] == "swift" and r["what"].endswith('" twice'))
-        ),
+        lambda r: r["kind"] == "accepts" and "[" in r["vector"] and reads_text_fault(r),
     ),
     (
         "lone-surrogate-unlocated",
@@ -287,6 +278,15 @@ def written_empty(message: str) -> bool:
         return not re.search(rf"""["']{re.escape(key)}["']: ?(?!null|None)""", expected)
 
     return any(lacks(key) for key in written)
+
+
+def reads_text_fault(record: dict) -> bool:
+    """Whether the language finds the vector's fault in the text: TypeScript's `parse…`
+    every fault of the text, Swift's WireDecoder a key given twice."""
+    what = record["what"]
+    if record["language"] == "typescript":
+        return is_text_fault(what)
+    return record["language"] == "swift" and what.startswith('"') and what.endswith('" twice')
 
 
 def is_text_fault(what: str) -> bool:

@@ -156,14 +156,6 @@ CLASSES = [
         and re.fullmatch(r"-?\d{19,} \((above the maximum|below the minimum)\)", r["what"]),
     ),
     (
-        "float-literal-refused",
-        "`1.0` (or `-0`) for an integer without a Rust `format` of a schema symgen did "
-        "not write: JSON Schema counts it as an integer and the validator accepts it; "
-        "the Rust crate's i64 refuses a float literal (issue 38, item 6).",
-        lambda r: r["kind"] in ("rejects", "pointer")
-        and (re.fullmatch(r"-?\d+\.0", r["what"]) or r["what"] == "-0"),
-    ),
-    (
         "null-as-absent",
         "`null` for an optional field whose schema does not allow it: the decoder reads "
         "it as absent (rule R3, right for symgen's own schemas); JSON Schema refuses it "

@@ -4,3 +4,7 @@
 {% for module in modules %}
 pub mod {{ module }};
 {%- endfor %}
+{%- if let Some(support) = support %}
+
+mod {{ support }};
+{%- endif %}

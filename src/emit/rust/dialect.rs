@@ -28,6 +28,35 @@ pub(super) struct Dialect<'a> {
     /// The optional properties of the objects written since the last
     /// [`Dialect::definition`], each with whether its schema admits `null`.
     optional: RefCell<Vec<(String, bool)>>,
+    /// The properties of the objects written since the last [`Dialect::definition`]
+    /// whose schema holds integers, each with what kind.
+    integers: RefCell<Vec<(String, Integers)>>,
+    /// The integers of the untagged and externally tagged variants' values written
+    /// since the last [`Dialect::definition`].
+    variant_integers: RefCell<Integers>,
+}
+
+/// What integers a schema holds, directly or through options, arrays, tuples, maps and
+/// aliases (not inside the records and unions it names, whose own fields say).
+#[derive(Clone, Copy, Default)]
+struct Integers {
+    /// One without a Rust `format`: JSON Schema's `integer`, which a whole float
+    /// literal (`1.0`, `-0`) also is.
+    plain: bool,
+    /// One with a Rust `format`, which serde reads: a float literal is refused.
+    rust: bool,
+}
+
+impl Integers {
+    fn add(&mut self, other: Integers) {
+        self.plain |= other.plain;
+        self.rust |= other.rust;
+    }
+
+    /// Read through the crate's whole-float reading: plain integers only.
+    fn whole(self) -> bool {
+        self.plain && !self.rust
+    }
 }
 
 /// A definition in typify's dialect, and the optional properties whose schema does not
@@ -37,6 +66,23 @@ pub(super) struct Dialect<'a> {
 pub(super) struct Definition {
     pub schema: Value,
     pub present_only: BTreeSet<String>,
+    /// How its integers without a Rust `format` are read: JSON Schema counts a whole
+    /// float literal (`1.0`, `-0`) as an integer, serde does not, so the crate reads
+    /// them through a reading that does (`types.rs`).
+    pub whole: Whole,
+}
+
+/// Where a definition holds integers without a Rust `format` (and none with one, so
+/// reading them as JSON Schema does refuses nothing serde must refuse).
+#[derive(Default)]
+pub(super) struct Whole {
+    /// The property keys of its objects (a key of two objects, when neither holds an
+    /// integer with a Rust `format`).
+    pub keys: BTreeSet<String>,
+    /// Whether its untagged or externally tagged variants' values do.
+    pub variants: bool,
+    /// Whether it is an alias whose value does (typify's newtype struct).
+    pub alias: bool,
 }
 
 impl<'a> Dialect<'a> {
@@ -45,14 +91,34 @@ impl<'a> Dialect<'a> {
             model,
             keys,
             optional: RefCell::default(),
+            integers: RefCell::default(),
+            variant_integers: RefCell::default(),
         }
     }
 
     /// The definition of a named type.
     pub fn definition(&self, named: &NamedType) -> Definition {
         self.optional.borrow_mut().clear();
+        self.integers.borrow_mut().clear();
+        self.variant_integers.take();
         let schema = self.schema(named);
         let optional = self.optional.take();
+        let mut by_key: HashMap<String, Integers> = HashMap::new();
+        for (key, integers) in self.integers.take() {
+            by_key.entry(key).or_default().add(integers);
+        }
+        let whole = Whole {
+            keys: by_key
+                .into_iter()
+                .filter(|(_, integers)| integers.whole())
+                .map(|(key, _)| key)
+                .collect(),
+            variants: self.variant_integers.take().whole(),
+            alias: match &named.kind {
+                TypeKind::Alias(expr) => self.integers_of(expr, 0).whole(),
+                _ => false,
+            },
+        };
         let nullable: HashSet<&str> = optional
             .iter()
             .filter(|(_, null)| *null)
@@ -68,6 +134,7 @@ impl<'a> Dialect<'a> {
         Definition {
             schema,
             present_only,
+            whole,
         }
     }
 
@@ -144,6 +211,12 @@ impl<'a> Dialect<'a> {
                 continue;
             }
             let mut schema = self.expr(&field.ty);
+            let integers = self.integers_of(&field.ty, 0);
+            if integers.plain || integers.rust {
+                self.integers
+                    .borrow_mut()
+                    .push((field.name.clone(), integers));
+            }
             if !field.required {
                 self.optional
                     .borrow_mut()
@@ -349,8 +422,61 @@ impl<'a> Dialect<'a> {
                 let fields: Vec<&Field> = fields.iter().collect();
                 self.object(&[], &fields, &Additional::Allowed)
             }
-            Payload::Type(expr) => self.expr(expr),
-            Payload::Content(field) => self.expr(&field.ty),
+            Payload::Type(expr) => {
+                self.variant_integers
+                    .borrow_mut()
+                    .add(self.integers_of(expr, 0));
+                self.expr(expr)
+            }
+            Payload::Content(field) => {
+                self.variant_integers
+                    .borrow_mut()
+                    .add(self.integers_of(&field.ty, 0));
+                self.expr(&field.ty)
+            }
+        }
+    }
+
+    /// The integers `expr` holds, through options, arrays, tuples, maps and aliases
+    /// (`depth` bounds the walk through aliases, past which it says it holds one with a
+    /// Rust `format`, which leaves serde's reading as it is).
+    fn integers_of(&self, expr: &TypeExpr, depth: usize) -> Integers {
+        if depth > 32 {
+            return Integers {
+                plain: false,
+                rust: true,
+            };
+        }
+        match expr {
+            TypeExpr::Integer(int) => Integers {
+                plain: !int.rust_integer(),
+                rust: int.rust_integer(),
+            },
+            TypeExpr::Array(inner) | TypeExpr::Map(inner) | TypeExpr::Nullable(inner) => {
+                self.integers_of(inner, depth + 1)
+            }
+            TypeExpr::Tuple(items) => {
+                let mut all = Integers::default();
+                for item in items {
+                    all.add(self.integers_of(item, depth + 1));
+                }
+                all
+            }
+            TypeExpr::Ref(name) => match self.model.resolve(name).map(|t| &t.kind) {
+                Some(TypeKind::Alias(inner)) => self.integers_of(inner, depth + 1),
+                _ => Integers::default(),
+            },
+            // A constant integer: typify's `i64`, and `1.0` is the constant `1`.
+            TypeExpr::Literal(Literal::Number(number)) if !number.is_f64() => Integers {
+                plain: true,
+                rust: false,
+            },
+            TypeExpr::Any
+            | TypeExpr::Null
+            | TypeExpr::Bool
+            | TypeExpr::Number(_)
+            | TypeExpr::String(_)
+            | TypeExpr::Literal(_) => Integers::default(),
         }
     }
 }

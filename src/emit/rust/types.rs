@@ -10,6 +10,8 @@ use schemars08::schema::{Schema, SchemaObject};
 use serde_json::Value;
 use typify::{TypeSpace, TypeSpaceSettings};
 
+use super::dialect::Whole;
+
 /// What typify made of one module.
 pub(super) struct Rendered {
     /// The module's source, laid out.
@@ -17,6 +19,25 @@ pub(super) struct Rendered {
     /// The Rust type of each root and rendered model type, by model name: a name in the
     /// module, or a path into another module for an imported type.
     pub types: HashMap<String, String>,
+    /// Which readings of the crate's whole-float module the module names.
+    pub whole: WholeReads,
+}
+
+/// The readings of the crate's whole-float module (`templates/rust/whole.rs`) a module
+/// names: each is written into that module only when some module names it.
+#[derive(Clone, Copy, Default)]
+pub(super) struct WholeReads {
+    /// `read`: a field or variant read through it.
+    pub read: bool,
+    /// `read_present`: an optional field read from a present value only, through it.
+    pub read_present: bool,
+}
+
+impl WholeReads {
+    pub fn add(&mut self, other: WholeReads) {
+        self.read |= other.read;
+        self.read_present |= other.read_present;
+    }
 }
 
 /// A type the module uses from another module: its definition key here and the Rust
@@ -26,6 +47,17 @@ pub(super) struct Replacement {
     pub path: String,
 }
 
+/// How the fields of each definition (by key) are read where serde's derived reading
+/// is not the schema's.
+pub(super) struct Readings<'a> {
+    /// The optional properties read from a present value only.
+    pub present_only: &'a HashMap<String, BTreeSet<String>>,
+    /// Where integers without a Rust `format` are.
+    pub whole: &'a HashMap<String, Whole>,
+    /// The path of the crate's whole-float module from a module (`super::…`).
+    pub whole_module: &'a str,
+}
+
 /// Runs typify over `definitions` (definition key, schema); `names` maps the model
 /// names whose Rust names are wanted to their keys. Errors are typify's message, or
 /// its panic's.
@@ -33,7 +65,7 @@ pub(super) fn render(
     definitions: Vec<(String, Value)>,
     replacements: &[Replacement],
     names: &[(String, String)],
-    present_only: &HashMap<String, BTreeSet<String>>,
+    readings: &Readings<'_>,
 ) -> Result<Rendered, String> {
     let mut schemas = Vec::with_capacity(definitions.len());
     for (key, value) in definitions {
@@ -57,20 +89,24 @@ pub(super) fn render(
             .add_ref_types(schemas)
             .map_err(|err| err.to_string())?;
         let mut types = HashMap::new();
+        // The definition key of each type typify named, by its name.
+        let mut keys = HashMap::new();
         for (name, key) in names {
             let reference = Schema::Object(SchemaObject::new_ref(format!("#/definitions/{key}")));
             let id = space.add_type(&reference).map_err(|err| err.to_string())?;
             let ty = space.get_type(&id).map_err(|err| err.to_string())?;
+            keys.insert(ty.name(), key.clone());
             types.insert(name.clone(), ty.name());
         }
         let mut file: syn::File =
             syn::parse2(space.to_stream()).map_err(|err| format!("typify wrote no Rust: {err}"))?;
         syn::visit_mut::VisitMut::visit_file_mut(&mut QualifiedDefaults, &mut file);
         rename_clashing_extras(&mut file.items);
-        read_as_the_schema_says(&mut file.items, present_only);
+        let whole = read_as_the_schema_says(&mut file.items, readings, &keys);
         Ok(Rendered {
             source: escape_unprintable(&prettyplease::unparse(&file)),
             types,
+            whole,
         })
     }));
     std::panic::set_hook(hook);
@@ -162,10 +198,36 @@ fn rename_clashing_extras(items: &mut [syn::Item]) {
 ///   schema does not admit `null` (`present_only`: the property keys, by the definition
 ///   key that is the struct's or enum's name), it reads through `symgen_present`: absent
 ///   is `None`, a present value must be a `T`.
+/// - serde's integers refuse every float literal, where JSON Schema's `integer` takes a
+///   whole one (`1.0`, `-0`). A field whose schema holds integers without a Rust
+///   `format` (and none with one), and a newtype variant of an untagged or externally
+///   tagged enum that holds an integer where the union's values hold only such
+///   integers, read through the crate's whole-float module (`read`, or `read_present`
+///   for a present-only field). Returns which of its readings the module names.
+///
+/// `keys` maps the name typify gave a definition's type to the definition's key, where
+/// the two differ (`Ωx` is typify's `X`).
 fn read_as_the_schema_says(
     items: &mut Vec<syn::Item>,
-    present_only: &HashMap<String, BTreeSet<String>>,
-) {
+    readings: &Readings<'_>,
+    keys: &HashMap<String, String>,
+) -> WholeReads {
+    let key_of = |ident: &syn::Ident| {
+        let name = ident.to_string();
+        keys.get(&name).cloned().unwrap_or(name)
+    };
+    let no_present = BTreeSet::new();
+    let present_of = |ident: &syn::Ident| {
+        readings
+            .present_only
+            .get(&key_of(ident))
+            .unwrap_or(&no_present)
+    };
+    let no_whole = Whole::default();
+    let whole_of = |ident: &syn::Ident| readings.whole.get(&key_of(ident)).unwrap_or(&no_whole);
+    let read = format!("{}::read", readings.whole_module);
+    let read_present = format!("{}::read_present", readings.whole_module);
+    let mut reads = WholeReads::default();
     let structs: std::collections::HashSet<String> = items
         .iter()
         .filter_map(|item| match item {
@@ -205,30 +267,32 @@ fn read_as_the_schema_says(
             _ => None,
         }
     };
-    let none = BTreeSet::new();
-    // The fields of every struct and of every struct variant, with the definition key
-    // (the item's name) their present-only keys are listed under.
-    let mut owned: Vec<(&mut syn::FieldsNamed, &BTreeSet<String>)> = Vec::new();
+    // The fields of every struct and of every struct variant, with the present-only and
+    // whole-float keys of the definition the item is.
+    type Keys<'k> = (&'k BTreeSet<String>, &'k BTreeSet<String>);
+    let mut owned: Vec<(&mut syn::FieldsNamed, Keys<'_>)> = Vec::new();
     for item in items.iter_mut() {
         match item {
             syn::Item::Struct(item) => {
-                let keys = present_only.get(&item.ident.to_string()).unwrap_or(&none);
+                let keys = present_of(&item.ident);
+                let whole = &whole_of(&item.ident).keys;
                 if let syn::Fields::Named(fields) = &mut item.fields {
-                    owned.push((fields, keys));
+                    owned.push((fields, (keys, whole)));
                 }
             }
             syn::Item::Enum(item) => {
-                let keys = present_only.get(&item.ident.to_string()).unwrap_or(&none);
+                let keys = present_of(&item.ident);
+                let whole = &whole_of(&item.ident).keys;
                 for variant in &mut item.variants {
                     if let syn::Fields::Named(fields) = &mut variant.fields {
-                        owned.push((fields, keys));
+                        owned.push((fields, (keys, whole)));
                     }
                 }
             }
             _ => {}
         }
     }
-    for (fields, present_only) in owned {
+    for (fields, (present_only, whole)) in owned {
         for field in &mut fields.named {
             let special = field.attrs.iter().any(|a| {
                 ["flatten", "with", "deserialize_with"]
@@ -255,7 +319,21 @@ fn read_as_the_schema_says(
             }
             // Only an optional field (typify's `default`) of a key listed reads from a
             // present value only.
-            let present = defaulted && present_only.contains(&serde_key(field));
+            let key = serde_key(field);
+            let present = defaulted && present_only.contains(&key);
+            if whole.contains(&key) {
+                let path = if present && optional(&field.ty).is_some() {
+                    reads.read_present = true;
+                    &read_present
+                } else {
+                    reads.read = true;
+                    &read
+                };
+                field
+                    .attrs
+                    .push(syn::parse_quote!(#[serde(deserialize_with = #path)]));
+                continue;
+            }
             let helper = match optional(&field.ty) {
                 None if is_struct(&field.ty) => Some(Helper::ObjectOnly),
                 None => None,
@@ -275,10 +353,47 @@ fn read_as_the_schema_says(
             }
         }
     }
+    // An alias of integers: typify's newtype struct, read as its one field.
+    for item in items.iter_mut() {
+        let syn::Item::Struct(item) = item else {
+            continue;
+        };
+        let transparent = item.attrs.iter().any(|a| is_serde_word(a, "transparent"));
+        if !transparent || !whole_of(&item.ident).alias {
+            continue;
+        }
+        let syn::Fields::Unnamed(fields) = &mut item.fields else {
+            continue;
+        };
+        if let [field] = &mut fields.unnamed.iter_mut().collect::<Vec<_>>()[..] {
+            field
+                .attrs
+                .push(syn::parse_quote!(#[serde(deserialize_with = #read)]));
+            reads.read = true;
+        }
+    }
     for item in items.iter_mut() {
         let syn::Item::Enum(item) = item else {
             continue;
         };
+        // Only untagged and externally tagged variants' values are written by
+        // `Dialect::payload`, which finds their integers.
+        if whole_of(&item.ident).variants {
+            for variant in &mut item.variants {
+                let syn::Fields::Unnamed(fields) = &variant.fields else {
+                    continue;
+                };
+                let [field] = fields.unnamed.iter().collect::<Vec<_>>()[..] else {
+                    continue;
+                };
+                if holds_integer(&field.ty) {
+                    variant
+                        .attrs
+                        .push(syn::parse_quote!(#[serde(deserialize_with = #read)]));
+                    reads.read = true;
+                }
+            }
+        }
         if !item.attrs.iter().any(|a| is_serde_word(a, "untagged")) {
             continue;
         }
@@ -312,6 +427,54 @@ fn read_as_the_schema_says(
         }
     }
     used.emit(items);
+    reads
+}
+
+/// Whether `ty` is a Rust integer, or an option, box, array, tuple or map that holds
+/// one (the types typify writes for a schema's integers).
+fn holds_integer(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            // `i64`, `u8`, …, and `NonZeroU64` and the like.
+            let name = last.ident.to_string();
+            let primitive = name.trim_start_matches("NonZero").to_ascii_lowercase();
+            let integer = matches!(
+                primitive.as_str(),
+                "i8" | "i16"
+                    | "i32"
+                    | "i64"
+                    | "i128"
+                    | "isize"
+                    | "u8"
+                    | "u16"
+                    | "u32"
+                    | "u64"
+                    | "u128"
+                    | "usize"
+            );
+            if integer {
+                return true;
+            }
+            let container = ["Option", "Box", "Vec", "HashMap", "BTreeMap"]
+                .iter()
+                .any(|name| last.ident == name);
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return false;
+            };
+            container
+                && args.args.iter().any(|arg| match arg {
+                    syn::GenericArgument::Type(inner) => holds_integer(inner),
+                    _ => false,
+                })
+        }
+        syn::Type::Tuple(tuple) => tuple.elems.iter().any(holds_integer),
+        syn::Type::Array(array) => holds_integer(&array.elem),
+        syn::Type::Paren(inner) => holds_integer(&inner.elem),
+        _ => false,
+    }
 }
 
 /// A reading helper a field or variant names in `deserialize_with`.

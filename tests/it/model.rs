@@ -383,6 +383,90 @@ fn all_of_inheritance_merges_fields() {
     assert!(field(&derived.fields, "id").required);
 }
 
+/// Issue 38, item 1 (found by generated vectors of SchemaStore's `launchsettings` and
+/// `servicehub.config`, which every language accepted without a required key): a key
+/// `required` names holds wherever the property is declared, in an `allOf` part or
+/// nowhere, and an `allOf` member that only requires keys is read with the object's own.
+#[test]
+fn required_keys_hold_wherever_the_property_is_declared() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Root",
+        "type": "object",
+        "properties": { "a": { "type": "string" } },
+        "required": ["a", "hosts"],
+        "definitions": {
+            "Content": {
+                "type": "object",
+                "properties": { "commandName": { "type": "string" }, "x": { "type": "integer" } }
+            },
+            "Profile": {
+                "type": "object",
+                "allOf": [{ "$ref": "#/definitions/Content" }],
+                "required": ["commandName"]
+            },
+            "Derived": {
+                "allOf": [
+                    { "$ref": "#/definitions/Content" },
+                    { "type": "object", "properties": { "extra": { "type": "boolean" } } },
+                    { "required": ["extra", "x"] }
+                ]
+            },
+            "Typed": {
+                "type": "object",
+                "additionalProperties": { "type": "string" },
+                "required": ["k"]
+            },
+            "Closed": {
+                "type": "object",
+                "properties": { "a": {} },
+                "additionalProperties": false,
+                "required": ["b"]
+            }
+        }
+    }));
+    let required = |name: &str| -> Vec<(String, TypeExpr)> {
+        let fields = &record(&model, name).fields;
+        let required = fields.iter().filter(|f| f.required);
+        required.map(|f| (f.name.clone(), f.ty.clone())).collect()
+    };
+    let string = TypeExpr::String(StringType { format: None });
+    let boolean = TypeExpr::Bool;
+    assert_eq!(
+        required("Root"),
+        [
+            ("a".into(), string.clone()),
+            ("hosts".into(), TypeExpr::Any)
+        ]
+    );
+    assert_eq!(
+        required("Profile"),
+        [("commandName".into(), string.clone())]
+    );
+    assert!(!field(&record(&model, "Profile").fields, "x").required);
+    assert!(!field(&record(&model, "Content").fields, "commandName").required);
+    let derived: Vec<String> = required("Derived").into_iter().map(|(n, _)| n).collect();
+    assert_eq!(derived, ["x", "extra"]);
+    assert_eq!(
+        field(&record(&model, "Derived").fields, "extra").ty,
+        boolean
+    );
+    assert_eq!(required("Typed"), [("k".into(), string)]);
+    assert!(
+        record(&model, "Closed")
+            .fields
+            .iter()
+            .all(|f| f.name == "a")
+    );
+    let warned: Vec<&str> = model.warnings.iter().map(|w| w.pointer.as_str()).collect();
+    assert_eq!(
+        warned,
+        ["/definitions/Closed/required/0"],
+        "{:?}",
+        model.warnings
+    );
+}
+
 /// Issue 38, item 1: a property an `allOf` member describes again must satisfy both
 /// schemas; the narrower is its type, and a union of such messages is tagged by the
 /// constant they pin.

@@ -123,6 +123,40 @@ pub(super) fn string_list(value: Option<&Value>) -> Vec<&str> {
         .unwrap_or_default()
 }
 
+/// The keys an object schema requires, each with the pointer of its name: its own
+/// `required`, then those of its `allOf` members that say nothing but `required` (a
+/// member's `required` holds for the object as much as the object's own does).
+pub(super) fn required_keys(object: &Map<String, Value>, pointer: &str) -> Vec<(String, String)> {
+    let own = |object: &Map<String, Value>, pointer: &str| -> Vec<(String, String)> {
+        let at = join(pointer, "required");
+        string_list(object.get("required"))
+            .into_iter()
+            .enumerate()
+            .map(|(i, key)| (key.to_owned(), format!("{at}/{i}")))
+            .collect()
+    };
+    let mut keys = own(object, pointer);
+    let members = object.get("allOf").and_then(Value::as_array);
+    for (i, member) in members.into_iter().flatten().enumerate() {
+        if let Some(member) = member.as_object().filter(|m| only_required(m)) {
+            let at = format!("{}/{i}", join(pointer, "allOf"));
+            keys.extend(own(member, &at));
+        }
+    }
+    keys
+}
+
+/// Whether an object schema says nothing but that some keys are present (`required`,
+/// with `type: object`, annotations and extensions).
+pub(super) fn only_required(object: &Map<String, Value>) -> bool {
+    object.contains_key("required")
+        && object.iter().all(|(key, value)| match key.as_str() {
+            "required" => true,
+            "type" => value == "object",
+            key => is_extension(key) || ANNOTATIONS.contains(&key),
+        })
+}
+
 /// The `(properties, required)` of an object schema, if it has properties.
 pub(super) fn props_of(schema: &Map<String, Value>) -> Option<&Map<String, Value>> {
     schema.get("properties").and_then(Value::as_object)

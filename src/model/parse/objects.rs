@@ -60,8 +60,12 @@ impl Parser<'_> {
             || object.contains_key("additionalProperties")
             || object.contains_key("patternProperties");
 
+        // Keys this object requires on top of what its parts require: an
+        // `allOf: [{$ref}]` beside `required` is a record of its own, not the part.
+        let requires_keys = !required_keys(object, pointer).is_empty();
+
         // A single non-object part and nothing else: the part itself (`allOf: [{$ref}]`).
-        if choice.is_none() && !has_own_structure && parts.len() == 1 {
+        if choice.is_none() && !has_own_structure && !requires_keys && parts.len() == 1 {
             let (part_schema, part_pointer) = match &parts[0] {
                 Part::Ref(target, _) => {
                     return Ok(Shape::Expr(TypeExpr::Ref(target.clone())));
@@ -151,7 +155,10 @@ impl Parser<'_> {
             return self.object(&merged, pointer, ctx, None);
         }
         let (fields, additional) = match self.merged_fields(object, pointer, ctx, &parts)? {
-            Merged::Fields(fields, additional, _) => (fields, additional),
+            Merged::Fields(mut fields, additional, _) => {
+                self.required_undeclared(&mut fields, &additional, object, pointer);
+                (fields, additional)
+            }
             Merged::Other(expr) => return Ok(Shape::Expr(expr)),
         };
 
@@ -171,6 +178,50 @@ impl Parser<'_> {
             }),
             nullable: false,
         })
+    }
+
+    /// The keys the object requires ([`required_keys`]) that no property declares: each
+    /// must be present, with any value the object allows for other keys, so each becomes
+    /// a required field of that type (JSON Schema's `required` needs no property schema).
+    /// Under `additionalProperties: false` no object has the key, so none satisfies the
+    /// schema: that is said, and no field is added.
+    fn required_undeclared(
+        &mut self,
+        fields: &mut Vec<Field>,
+        additional: &Additional,
+        object: &Map<String, Value>,
+        pointer: &str,
+    ) {
+        let declared = |fields: &[Field], key: &str| {
+            fields
+                .iter()
+                .any(|f| f.name == key || f.aliases.iter().any(|a| a == key))
+        };
+        for (key, at) in required_keys(object, pointer) {
+            if declared(fields, &key) {
+                continue;
+            }
+            let ty = match additional {
+                Additional::Allowed => TypeExpr::Any,
+                Additional::Typed(value) => value.clone(),
+                Additional::Forbidden => {
+                    self.warn(
+                        &at,
+                        format!("`{key}` is required but no property declares it and `additionalProperties` is false: no object satisfies this schema; the generated types do not enforce that"),
+                    );
+                    continue;
+                }
+            };
+            fields.push(Field {
+                name: key.clone(),
+                ty,
+                required: true,
+                docs: Docs::default(),
+                default: None,
+                aliases: Vec::new(),
+                pointer: at,
+            });
+        }
     }
 
     /// Whether a union member (at `member_pointer`) only allows `null`: itself, or the
@@ -249,9 +300,9 @@ impl Parser<'_> {
     ) -> Result<Merged> {
         let mut fields: Vec<Field> = Vec::new();
         let mut additional = Additional::Allowed;
-        let required: Vec<String> = string_list(object.get("required"))
+        let required: Vec<String> = required_keys(object, pointer)
             .into_iter()
-            .map(str::to_owned)
+            .map(|(key, _)| key)
             .collect();
         for part in parts {
             let merged = match part {

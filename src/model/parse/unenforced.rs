@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::constraints::constraints_of;
 use super::exclusive;
 use super::keywords::subschemas;
-use super::keywords::{ANNOTATIONS, is_constraint, is_extension, props_of};
+use super::keywords::{ANNOTATIONS, is_constraint, is_extension, only_required, props_of};
 use super::refs::Resources;
 use crate::json_pointer::child as join;
 use crate::model::Reach;
@@ -253,7 +253,9 @@ fn walk(
             let alias_rule = !required.is_empty()
                 && is_constraint(member, &known)
                 && groups.iter().any(|g| required.is_subset(g));
-            if !constraints_of(&alone).is_empty() || alias_rule {
+            // A member that only requires keys is read with the object's own `required`.
+            let read = member.as_object().is_some_and(only_required);
+            if !constraints_of(&alone).is_empty() || alias_rule || read {
                 skip.insert(at);
             } else if is_constraint(member, &known) && has_validation(member) {
                 out.below.push((

@@ -331,6 +331,37 @@ fn hand_written_mixed_enum_and_const() {
     assert!(strings.is_string());
 }
 
+/// Found by generated vectors of stylelint's schema, where every language took `{}` for
+/// `{"type": "boolean", "enum": [true, []]}` (the array value made the enum any JSON):
+/// a value of a kind `type` excludes is never valid, so it is not one of the values.
+#[test]
+fn enum_values_of_a_kind_type_excludes_are_not_values() {
+    let model = model(&json!({
+        "$defs": {
+            "Flag": { "type": "boolean", "enum": [true, []] },
+            "Count": { "type": "integer", "enum": [1, 1.5, 2.0, "x"] },
+            "Open": { "type": ["boolean", "object"], "enum": [true, {}] }
+        }
+    }));
+    assert_eq!(
+        kind(&model, "Flag"),
+        &TypeKind::Alias(TypeExpr::Literal(Literal::Bool(true)))
+    );
+    let TypeKind::Enum(count) = kind(&model, "Count") else {
+        panic!("Count: {:?}", kind(&model, "Count"))
+    };
+    let values: Vec<String> = count
+        .values
+        .iter()
+        .map(|v| format!("{:?}", v.value))
+        .collect();
+    assert_eq!(values, ["Number(Number(1))", "Number(Number(2.0))"]);
+    // An object the `type` allows is still a value: the enum stays any JSON, warned.
+    assert_eq!(kind(&model, "Open"), &TypeKind::Alias(TypeExpr::Any));
+    let warned: Vec<&str> = model.warnings.iter().map(|w| w.pointer.as_str()).collect();
+    assert_eq!(warned, ["/$defs/Open/enum/1"]);
+}
+
 #[test]
 fn ref_chains_and_recursion() {
     let model = model(&json!({

@@ -145,8 +145,14 @@ impl Parser<'_> {
         let Some(values) = values.as_array() else {
             return Err(self.err(&enum_pointer, "`enum` must be an array"));
         };
+        // A value of a kind `type` beside the enum excludes is never valid: it is not one
+        // of the values (`{"type": "boolean", "enum": [true, []]}` is `true`).
+        let types = declared_types(object);
         let mut literals = Vec::new();
         for (i, value) in values.iter().enumerate() {
+            if types.as_ref().is_some_and(|types| !of_types(value, types)) {
+                continue;
+            }
             let Some(literal) = literal_of(value) else {
                 self.warn(
                     &format!("{enum_pointer}/{i}"),
@@ -317,4 +323,27 @@ impl Parser<'_> {
         }
         Ok(Some(shape))
     }
+}
+
+/// The kinds `type` allows (one name or a list), when it is well formed.
+fn declared_types(object: &Map<String, Value>) -> Option<Vec<&str>> {
+    match object.get("type")? {
+        Value::String(name) => Some(vec![name.as_str()]),
+        Value::Array(names) => names.iter().map(Value::as_str).collect(),
+        _ => None,
+    }
+}
+
+/// Whether `value` is of one of the JSON Schema kinds `types` names (`integer`: a
+/// number with no fraction, as JSON Schema counts `1.0`).
+fn of_types(value: &Value, types: &[&str]) -> bool {
+    types.iter().any(|&ty| match (ty, value) {
+        ("null", Value::Null) | ("boolean", Value::Bool(_)) | ("string", Value::String(_)) => true,
+        ("number", Value::Number(_)) | ("array", Value::Array(_)) => true,
+        ("object", Value::Object(_)) => true,
+        ("integer", Value::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    })
 }

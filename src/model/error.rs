@@ -47,8 +47,8 @@ pub struct Warning {
     pub pointer: String,
     /// What is not enforced, in one sentence.
     pub message: String,
-    /// What it is about: the schema at `pointer` and all below it, or the keyword at
-    /// `pointer` alone.
+    /// What it is about: the schema at `pointer` and all below it, the keyword at
+    /// `pointer` alone, or no rule the generated types let through.
     pub reach: Reach,
 }
 
@@ -60,6 +60,10 @@ pub enum Reach {
     /// The keyword at the pointer on its own: a `oneOf`'s "exactly one", not what its
     /// alternatives ask.
     Keyword,
+    /// Nothing the schema refuses: the generated types take less than the schema here
+    /// (a non-object where a schema without `type` describes an object) or leave out
+    /// what only documents (a `default` of another type), so no fault is excused by it.
+    Nothing,
 }
 
 impl Warning {

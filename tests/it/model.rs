@@ -498,6 +498,33 @@ fn required_keys_hold_wherever_the_property_is_declared() {
     );
 }
 
+/// A warning about what the generated types refuse beyond the schema (an object schema
+/// without `type`) or leave out as documentation (a `default` of another type) lets no
+/// invalid value through, so it excuses no fault below it: the vector generator marks a
+/// value built as valid that the schema refuses `unenforced` only where a warning
+/// reaching below covers the failing keyword. Both warnings reached below, which excused
+/// every fault under such an object (found on stylelint's schema, whose rules are all
+/// objects without `type`: a language that rightly refused a mended pair of enum values
+/// was reported as differing).
+#[test]
+fn warnings_that_let_nothing_through_reach_nothing() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "properties": { "port": { "type": "integer", "default": "none" } }
+    }));
+    let reaches: Vec<(&str, Reach)> = model
+        .warnings
+        .iter()
+        .map(|w| (w.pointer.as_str(), w.reach))
+        .collect();
+    assert_eq!(reaches.len(), 2, "{:?}", model.warnings);
+    for (pointer, reach) in reaches {
+        assert_ne!(reach, Reach::Below, "{pointer}: {:?}", model.warnings);
+        assert_ne!(reach, Reach::Keyword, "{pointer}: {:?}", model.warnings);
+    }
+}
+
 /// Issue 38, item 1: a property an `allOf` member describes again must satisfy both
 /// schemas; the narrower is its type, and a union of such messages is tagged by the
 /// constant they pin.

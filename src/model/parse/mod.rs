@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{
     Additional, Constraint, Direction, Docs, Enum, EnumValue, Error, Field, IntType, IntWidth,
-    Literal, Model, NamedType, NumberType, Origin, Payload, ProtocolInfo, Record, Reply,
+    Literal, Model, NamedType, NumberType, Origin, Payload, ProtocolInfo, Reach, Record, Reply,
     StringType, Tagging, TypeExpr, TypeKind, Union, UnknownVariant, Variant, Warning,
 };
 
@@ -826,9 +826,13 @@ impl<'a> Parser<'a> {
             {
                 // JSON Schema lets any non-object through such a schema; the generated
                 // types take the author's evident intent, an object.
-                self.warn(
-                    pointer,
-                    "no `type`: this schema describes an object and is typed as one; a value that is not an object, which the schema allows, would be rejected",
+                self.warnings.push(
+                    Warning::new(
+                        self.file,
+                        pointer,
+                        "no `type`: this schema describes an object and is typed as one; a value that is not an object, which the schema allows, would be rejected",
+                    )
+                    .reaching(Reach::Nothing),
                 );
             }
             return self.object(object, pointer, ctx, None);

@@ -116,12 +116,20 @@ fn drop_bad_defaults(model: &mut Model) {
             _ => {}
         }
     }
+    // A shared field pushed into several alternatives is one property: one warning.
+    let mut warned = HashSet::new();
     for (_, pointer) in &bad {
-        model.warnings.push(Warning::new(
-            &model.file,
-            pointer,
-            "this `default` is not a value of the field's type; it is left out",
-        ));
+        if !warned.insert(pointer) {
+            continue;
+        }
+        model.warnings.push(
+            Warning::new(
+                &model.file,
+                pointer,
+                "this `default` is not a value of the field's type; it is left out",
+            )
+            .reaching(Reach::Nothing),
+        );
     }
     let bad: HashSet<String> = bad.into_iter().map(|(_, p)| p).collect();
     let clear = |fields: &mut Vec<Field>| {

@@ -525,6 +525,45 @@ fn warnings_that_let_nothing_through_reach_nothing() {
     }
 }
 
+/// The properties beside an untagged union's inline alternatives hold on each of them
+/// (found by the ASP.NET `debugsettings` schema's vectors: a profile without its
+/// required `name` was taken by every language). They were pushed down only after the
+/// inline alternatives had become named records the model could not yet look up, so
+/// they were dropped with a warning.
+#[test]
+fn properties_beside_inline_alternatives_hold_on_each() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "Profile": {
+                "type": "object",
+                "required": ["name"],
+                "allOf": [{ "$ref": "#/definitions/Content" }],
+                "anyOf": [
+                    { "properties": { "path": { "type": "string" } }, "not": { "required": ["command"] } },
+                    { "properties": { "command": { "type": "string" } }, "not": { "required": ["path"] } }
+                ]
+            },
+            "Content": { "type": "object", "properties": { "name": { "type": "string" } } }
+        }
+    }));
+    let profile = union(&model, "Profile");
+    assert_eq!(profile.variants.len(), 2);
+    for variant in &profile.variants {
+        let Payload::Type(TypeExpr::Ref(name)) = &variant.payload else {
+            panic!("{variant:?}")
+        };
+        let name = field(&record(&model, name).fields, "name");
+        assert!(name.required, "{variant:?}");
+    }
+    let lost = "the properties beside this union's alternatives are not enforced";
+    assert!(
+        !model.warnings.iter().any(|w| w.message.starts_with(lost)),
+        "{:?}",
+        model.warnings
+    );
+}
+
 /// Issue 38, item 1: a property an `allOf` member describes again must satisfy both
 /// schemas; the narrower is its type, and a union of such messages is tagged by the
 /// constant they pin.

@@ -20,10 +20,12 @@ use crate::model::conform::conforms;
 
 pub(super) fn finish(model: &mut Model) {
     model.resolved.clear();
+    // Shared fields go into the alternatives before inline ones are hoisted: a hoisted
+    // record is not yet a name the model can look up.
+    push_down_shared_fields(model);
     hoist_untagged_field_variants(model);
     open_objects(model);
     drop_bad_defaults(model);
-    push_down_shared_fields(model);
     narrow_redefined_shared_fields(model);
     move_redefined_shared_fields(model);
     nullable_through_references(model);

@@ -340,7 +340,8 @@ fn enum_values_of_a_kind_type_excludes_are_not_values() {
         "$defs": {
             "Flag": { "type": "boolean", "enum": [true, []] },
             "Count": { "type": "integer", "enum": [1, 1.5, 2.0, "x"] },
-            "Open": { "type": ["boolean", "object"], "enum": [true, {}] }
+            "Open": { "type": ["boolean", "object"], "enum": [true, {}] },
+            "None": { "type": "integer", "enum": [{}] }
         }
     }));
     assert_eq!(
@@ -358,8 +359,11 @@ fn enum_values_of_a_kind_type_excludes_are_not_values() {
     assert_eq!(values, ["Number(Number(1))", "Number(Number(2.0))"]);
     // An object the `type` allows is still a value: the enum stays any JSON, warned.
     assert_eq!(kind(&model, "Open"), &TypeKind::Alias(TypeExpr::Any));
+    // No value of the kind: no value is valid, which no type says; read as written
+    // (any JSON, warned), never as a type that takes some value (`null`).
+    assert_eq!(kind(&model, "None"), &TypeKind::Alias(TypeExpr::Any));
     let warned: Vec<&str> = model.warnings.iter().map(|w| w.pointer.as_str()).collect();
-    assert_eq!(warned, ["/$defs/Open/enum/1"]);
+    assert_eq!(warned, ["/$defs/Open/enum/1", "/$defs/None/enum/0"]);
 }
 
 #[test]

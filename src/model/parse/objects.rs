@@ -213,7 +213,7 @@ impl Parser<'_> {
                 }
             };
             fields.push(Field {
-                name: key.clone(),
+                name: key,
                 ty,
                 required: true,
                 docs: Docs::default(),

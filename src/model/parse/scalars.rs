@@ -146,8 +146,11 @@ impl Parser<'_> {
             return Err(self.err(&enum_pointer, "`enum` must be an array"));
         };
         // A value of a kind `type` beside the enum excludes is never valid: it is not one
-        // of the values (`{"type": "boolean", "enum": [true, []]}` is `true`).
-        let types = declared_types(object);
+        // of the values (`{"type": "boolean", "enum": [true, []]}` is `true`). Where no
+        // value is left, no value is valid, which no type says: the values are read as
+        // written (an object or array among them makes the enum any JSON, warned).
+        let types = declared_types(object)
+            .filter(|types| values.iter().any(|value| of_types(value, types)));
         let mut literals = Vec::new();
         for (i, value) in values.iter().enumerate() {
             if types.as_ref().is_some_and(|types| !of_types(value, types)) {

@@ -15,6 +15,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use super::keywords::types_of;
 use super::refs::{Resources, Target};
 use crate::json_pointer::child as join;
 
@@ -285,15 +286,6 @@ impl<'a> Shape<'a> {
         self.required.extend(other.required);
         self.properties.extend(other.properties);
         self.closed |= other.closed;
-    }
-}
-
-/// The JSON types a `type` keyword names.
-fn types_of(keyword: Option<&Value>) -> Option<HashSet<&str>> {
-    match keyword? {
-        Value::String(ty) => Some([ty.as_str()].into_iter().collect()),
-        Value::Array(types) => Some(types.iter().filter_map(Value::as_str).collect()),
-        _ => None,
     }
 }
 

@@ -123,6 +123,15 @@ pub(super) fn string_list(value: Option<&Value>) -> Vec<&str> {
         .unwrap_or_default()
 }
 
+/// The JSON types a `type` keyword names.
+pub(super) fn types_of(keyword: Option<&Value>) -> Option<HashSet<&str>> {
+    match keyword? {
+        Value::String(ty) => Some([ty.as_str()].into_iter().collect()),
+        Value::Array(types) => Some(types.iter().filter_map(Value::as_str).collect()),
+        _ => None,
+    }
+}
+
 /// The keys an object schema requires, each with the pointer of its name: its own
 /// `required`, then those of its `allOf` members that say nothing but `required` (a
 /// member's `required` holds for the object as much as the object's own does).

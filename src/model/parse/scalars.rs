@@ -149,7 +149,7 @@ impl Parser<'_> {
         // of the values (`{"type": "boolean", "enum": [true, []]}` is `true`). Where no
         // value is left, no value is valid, which no type says: the values are read as
         // written (an object or array among them makes the enum any JSON, warned).
-        let types = declared_types(object)
+        let types = types_of(object.get("type"))
             .filter(|types| values.iter().any(|value| of_types(value, types)));
         let mut literals = Vec::new();
         for (i, value) in values.iter().enumerate() {
@@ -328,18 +328,9 @@ impl Parser<'_> {
     }
 }
 
-/// The kinds `type` allows (one name or a list), when it is well formed.
-fn declared_types(object: &Map<String, Value>) -> Option<Vec<&str>> {
-    match object.get("type")? {
-        Value::String(name) => Some(vec![name.as_str()]),
-        Value::Array(names) => names.iter().map(Value::as_str).collect(),
-        _ => None,
-    }
-}
-
 /// Whether `value` is of one of the JSON Schema kinds `types` names (`integer`: a
 /// number with no fraction, as JSON Schema counts `1.0`).
-fn of_types(value: &Value, types: &[&str]) -> bool {
+fn of_types(value: &Value, types: &HashSet<&str>) -> bool {
     types.iter().any(|&ty| match (ty, value) {
         ("null", Value::Null) | ("boolean", Value::Bool(_)) | ("string", Value::String(_)) => true,
         ("number", Value::Number(_)) | ("array", Value::Array(_)) => true,

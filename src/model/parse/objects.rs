@@ -62,10 +62,10 @@ impl Parser<'_> {
 
         // Keys this object requires on top of what its parts require: an
         // `allOf: [{$ref}]` beside `required` is a record of its own, not the part.
-        let requires_keys = !required_keys(object, pointer).is_empty();
+        let required = required_keys(object, pointer);
 
         // A single non-object part and nothing else: the part itself (`allOf: [{$ref}]`).
-        if choice.is_none() && !has_own_structure && !requires_keys && parts.len() == 1 {
+        if choice.is_none() && !has_own_structure && required.is_empty() && parts.len() == 1 {
             let (part_schema, part_pointer) = match &parts[0] {
                 Part::Ref(target, _) => {
                     return Ok(Shape::Expr(TypeExpr::Ref(target.clone())));
@@ -111,10 +111,11 @@ impl Parser<'_> {
             if rest.is_empty() {
                 return Ok(Shape::Expr(TypeExpr::Null));
             }
-            let (fields, required) = match self.merged_fields(object, pointer, ctx, &parts)? {
-                Merged::Fields(fields, _, required) => (fields, required),
-                Merged::Other(expr) => return Ok(Shape::Expr(expr)),
-            };
+            let (fields, required) =
+                match self.merged_fields(object, pointer, ctx, &parts, &required)? {
+                    Merged::Fields(fields, _, required) => (fields, required),
+                    Merged::Other(expr) => return Ok(Shape::Expr(expr)),
+                };
             let union = self.union(object, pointer, ctx, key, &rest, fields, &required)?;
             let shape = Shape::Kind {
                 kind: TypeKind::Union(union),
@@ -154,13 +155,14 @@ impl Parser<'_> {
             let _ = part_pointer;
             return self.object(&merged, pointer, ctx, None);
         }
-        let (fields, additional) = match self.merged_fields(object, pointer, ctx, &parts)? {
-            Merged::Fields(mut fields, additional, _) => {
-                self.required_undeclared(&mut fields, &additional, object, pointer);
-                (fields, additional)
-            }
-            Merged::Other(expr) => return Ok(Shape::Expr(expr)),
-        };
+        let (fields, additional) =
+            match self.merged_fields(object, pointer, ctx, &parts, &required)? {
+                Merged::Fields(mut fields, additional, _) => {
+                    self.required_undeclared(&mut fields, &additional, &required);
+                    (fields, additional)
+                }
+                Merged::Other(expr) => return Ok(Shape::Expr(expr)),
+            };
 
         if fields.is_empty() && parts.is_empty() {
             if let Additional::Typed(value) = additional {
@@ -189,16 +191,15 @@ impl Parser<'_> {
         &mut self,
         fields: &mut Vec<Field>,
         additional: &Additional,
-        object: &Map<String, Value>,
-        pointer: &str,
+        required: &[(String, String)],
     ) {
         let declared = |fields: &[Field], key: &str| {
             fields
                 .iter()
                 .any(|f| f.name == key || f.aliases.iter().any(|a| a == key))
         };
-        for (key, at) in required_keys(object, pointer) {
-            if declared(fields, &key) {
+        for (key, at) in required {
+            if declared(fields, key) {
                 continue;
             }
             let ty = match additional {
@@ -206,20 +207,20 @@ impl Parser<'_> {
                 Additional::Typed(value) => value.clone(),
                 Additional::Forbidden => {
                     self.warn(
-                        &at,
+                        at,
                         format!("`{key}` is required but no property declares it and `additionalProperties` is false: no object satisfies this schema; the generated types do not enforce that"),
                     );
                     continue;
                 }
             };
             fields.push(Field {
-                name: key,
+                name: key.clone(),
                 ty,
                 required: true,
                 docs: Docs::default(),
                 default: None,
                 aliases: Vec::new(),
-                pointer: at,
+                pointer: at.clone(),
             });
         }
     }
@@ -289,21 +290,20 @@ impl Parser<'_> {
         Ok(found)
     }
 
-    /// The fields of an object: those of its composition parts (in order), then its own.
-    /// Returns the fields, what else is allowed, and the required keys.
+    /// The fields of an object: those of its composition parts (in order), then its own,
+    /// those `required` names ([`required_keys`]) marked required. Returns the fields,
+    /// what else is allowed, and the required keys.
     pub(super) fn merged_fields(
         &mut self,
         object: &Map<String, Value>,
         pointer: &str,
         ctx: Ctx<'_>,
         parts: &[Part],
+        required: &[(String, String)],
     ) -> Result<Merged> {
         let mut fields: Vec<Field> = Vec::new();
         let mut additional = Additional::Allowed;
-        let required: Vec<String> = required_keys(object, pointer)
-            .into_iter()
-            .map(|(key, _)| key)
-            .collect();
+        let required: Vec<String> = required.iter().map(|(key, _)| key.clone()).collect();
         for part in parts {
             let merged = match part {
                 Part::Ref(target, ref_pointer) => self.record_of(target, ref_pointer)?,

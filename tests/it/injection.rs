@@ -106,7 +106,7 @@ fn schema() -> impl Strategy<Value = (String, Value)> {
     (
         text(),
         names(4),
-        names(4),
+        names(5),
         prop::collection::vec(text(), 12),
     )
         .prop_map(|(stem, defs, props, t)| {
@@ -121,7 +121,8 @@ fn schema() -> impl Strategy<Value = (String, Value)> {
                     &props[2]: {"type": "integer", "minimum": 0, "deprecated": true},
                     &props[3]: {"$ref": format!("#/$defs/{}", pointer_token(&defs[1]))},
                 },
-                "required": [props[0], props[3]],
+                // `props[4]` is declared by no property: a required field all the same.
+                "required": [props[0], props[3], props[4]],
             });
             let variant = |tag: &str, field: &str, doc: &str| {
                 json!({

@@ -11,10 +11,16 @@ a power law fitted to the times (1 is linear, 2 quadratic):
                 pointers each copy the key (the report is capped, and past 64 MiB of
                 pointers the rejection is not explained value by value);
   files         n schema files committed to a git repository: `breaking --against
-                HEAD` (every old file read from git).
+                HEAD` (every old file read from git);
+  pattern       a `pattern` of n optional groups holding a backreference (ECMA-262, read
+                by the backtracking engine): `validate --schema` on a string;
+  subroutine    a `pattern` of n nested optional groups, each calling the next twice with
+                `\\g<k>` (an Oniguruma subroutine call, not ECMA-262, which the backtracking
+                engine inlined: 2^n copies): `validate --schema`, which refuses the schema
+                (exit 2).
 
 Usage (from the repository root):
-  benches/hostile-sizes.py [--shape chain|alternatives|key|files]
+  benches/hostile-sizes.py [--shape chain|alternatives|key|files|pattern|subroutine]
                            [--bin target/release/symgen]
                            [--sizes 2000,4000,8000,16000]
                            [--commands ts,py,swift,docs,rust,validate] [--timeout 300]
@@ -80,18 +86,38 @@ def one_file(i: int) -> dict:
     return {"title": f"T{i}", "type": "object", "properties": {"x": {"type": "string"}}}
 
 
+def backreferences(n: int) -> dict:
+    """`^(x)\\1` and n optional groups in a row, each with a backreference."""
+    return {"type": "string", "pattern": "^(x)\\1" + "(?:a(b)?\\1)?" * n + "$"}
+
+
+def subroutines(n: int) -> dict:
+    """`^(x)\\1` and n nested optional groups, group k calling group k + 1 twice."""
+    body = "(ab)?"
+    for group in range(n + 1, 1, -1):
+        body = f"(a{body}\\g<{group + 1}>\\g<{group + 1}>)?"
+    return {"type": "string", "pattern": f"^(x)\\1{body}$"}
+
+
 # shape: (schema of size n, the message of size n: valid for `chain`, rejected else)
 SHAPES = {
     "chain": (chain, lambda _: '{"x":"a"}'),
     "alternatives": (alternatives, lambda _: '{"zzz":"x"}'),
     "key": (key_map, long_key),
     "files": (None, None),
+    "pattern": (backreferences, lambda _: '"xx"'),
+    "subroutine": (subroutines, lambda _: '"xx"'),
 }
+# Shapes whose schema `validate` refuses (exit 2, "unusable schema"): the cost measured
+# is the refusal's.
+REFUSED = {"subroutine"}
 DEFAULT_COMMANDS = {
     "chain": "ts,py,swift,docs,rust,validate",
     "alternatives": "validate",
     "key": "validate",
     "files": "breaking",
+    "pattern": "validate",
+    "subroutine": "validate",
 }
 
 
@@ -108,7 +134,13 @@ def repository(n: int, work: Path) -> Path:
 
 
 def run(
-    binary: str, command: str, schema: Path, message: str, work: Path, timeout: float
+    binary: str,
+    command: str,
+    schema: Path,
+    message: str,
+    work: Path,
+    timeout: float,
+    refused: bool = False,
 ) -> tuple[float, int | None] | None:
     """Seconds and peak memory in MB (from GNU time, where the machine has it)."""
     out = work / "out"
@@ -136,8 +168,11 @@ def run(
     except subprocess.TimeoutExpired:
         return None
     elapsed = time.perf_counter() - started
+    if refused:
+        if done.returncode != 2 or b"unusable schema" not in done.stderr:
+            raise SystemExit(f"{' '.join(args)} did not refuse the schema: {done.returncode}")
     # `validate` exits 1 for the rejected message, as it should.
-    if done.returncode not in (0, 1) or (done.returncode == 1 and command != "validate"):
+    elif done.returncode not in (0, 1) or (done.returncode == 1 and command != "validate"):
         raise SystemExit(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()}")
     memory = None
     if rss.exists():
@@ -188,7 +223,15 @@ def main() -> None:
             cells, points = [], []
             for n in sizes:
                 text = "" if message is None else message(n)
-                measured = run(args.bin, command, schemas[n], text, work, args.timeout)
+                measured = run(
+                    args.bin,
+                    command,
+                    schemas[n],
+                    text,
+                    work,
+                    args.timeout,
+                    refused=args.shape in REFUSED,
+                )
                 if measured is None:
                     cells.append(f"> {args.timeout:.0f} s")
                     break

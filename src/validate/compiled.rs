@@ -462,6 +462,8 @@ impl CompiledSchema {
         if !(document.is_object() || document.is_boolean()) {
             return Err(unusable("", "a JSON Schema is an object or a boolean"));
         }
+        super::patterns::check(&document)
+            .map_err(|refused| unusable(&refused.pointer, refused.message))?;
         // A reference written as an IRI is read as the URI it stands for.
         crate::uri::iris_as_uris(&mut document);
         super::widths::integer_formats_as_bounds(&mut document);
@@ -1168,8 +1170,34 @@ fn with_empty_member(tape: &tape::Tape<'_>, key: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::standalone;
+    use super::{CompiledSchema, SchemaOptions, standalone};
+    use crate::Error;
     use serde_json::json;
+
+    #[test]
+    fn a_pattern_outside_ecma_262_is_refused_before_the_engine_reads_it() {
+        // fancy-regex read `\g<2>` as a call of group 2 and took "xxaa" (calls nested
+        // 14 deep, each twice: 7 s and 4 GB to compile a 284-byte schema); ECMA-262 has
+        // no `\g`, and ajv refuses the pattern.
+        let schema = json!({"properties": {"p": {"pattern": r"^(x)\1(a)\g<2>$"}}});
+        match CompiledSchema::compile(schema, SchemaOptions::default()) {
+            Err(Error::UnusableSchema {
+                pointer, message, ..
+            }) => {
+                assert_eq!(pointer, "/properties/p/pattern");
+                assert!(
+                    message.contains("not an ECMA-262 regular expression"),
+                    "{message}"
+                );
+            }
+            other => panic!("compiled: {:?}", other.map(|_| ())),
+        }
+        // A backreference is ECMA-262: still compiled, and enforced.
+        let schema = json!({"properties": {"p": {"pattern": r"^(x)\1$"}}});
+        let compiled = CompiledSchema::compile(schema, SchemaOptions::default()).unwrap();
+        assert!(compiled.accepts(0, &json!({"p": "xx"})));
+        assert!(!compiled.accepts(0, &json!({"p": "xy"})));
+    }
 
     #[test]
     fn an_alternative_that_refers_nowhere_stands_alone_with_the_documents_draft() {

@@ -53,6 +53,7 @@ pub(crate) mod locate;
 mod message;
 mod narrow;
 mod output;
+mod patterns;
 mod ref_chains;
 mod report;
 mod retrieve;

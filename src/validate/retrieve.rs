@@ -90,6 +90,14 @@ impl Retrieve for LocalRetriever {
             .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?;
         let mut document: Value = serde_json::from_str(&text)
             .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?;
+        super::patterns::check(&document).map_err(|refused| {
+            format!(
+                "{}#{}: {}",
+                crate::files::shown(&path),
+                refused.pointer,
+                refused.message
+            )
+        })?;
         crate::uri::iris_as_uris(&mut document);
         super::widths::integer_formats_as_bounds(&mut document);
         Ok(document)
@@ -141,6 +149,26 @@ mod tests {
             retriever
                 .retrieve(&uri("https://example.com/b.json"))
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn a_referenced_file_with_a_pattern_outside_ecma_262_is_refused_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("b.json"),
+            r#"{"$defs": {"x": {"pattern": "(a)\\1\\g<1>"}}}"#,
+        )
+        .unwrap();
+        let retriever = LocalRetriever::new().allow(dir.path());
+        let uri = format!("file://{}", dir.path().join("b.json").display());
+        let err = retriever
+            .retrieve(&Uri::parse(uri).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("b.json#/$defs/x/pattern: ") && err.contains("ECMA-262"),
+            "{err}"
         );
     }
 }

@@ -57,7 +57,7 @@ pub(super) use crate::json_pointer::child as join;
 /// hoisted names (see [`crate::emit::case::pascal_case`]).
 pub use crate::emit::case::pascal_case;
 
-pub(super) fn percent_decode(text: &str) -> Option<String> {
+pub(crate) fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

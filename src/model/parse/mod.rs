@@ -33,8 +33,8 @@ mod unions;
 
 use constraints::constraints_of;
 pub use keywords::pascal_case;
-pub(crate) use keywords::subschemas_mut;
 use keywords::*;
+pub(crate) use keywords::{percent_decode, subschemas_mut};
 use unions::type_name;
 
 pub use drafts::explicit_reading;

@@ -522,7 +522,8 @@ fn literal_schema(literal: &Literal) -> Value {
 }
 
 /// A set of literals: a string enum (with any other string beside it when open);
-/// other literal sets are typed by their JSON type, which typify can represent.
+/// other literal sets are typed by their JSON type, which typify can represent (the
+/// crate checks the values, `values.rs`).
 fn enumeration(values: &Enum) -> Value {
     if !values.is_string() {
         let mut types: Vec<Value> = values
@@ -542,11 +543,9 @@ fn enumeration(values: &Enum) -> Value {
         .filter_map(|v| v.value.as_str())
         .collect();
     // typify names a variant after its value and gives up when two values make the
-    // same name (`GMT+0`, `GMT-0`): then the values are typed as strings.
-    let mut variant_names: Vec<String> = strings.iter().map(|s| super::type_key(s)).collect();
-    variant_names.sort();
-    variant_names.dedup();
-    if variant_names.len() < strings.len() {
+    // same name (`GMT+0`, `GMT-0`): then the values are typed as strings, and the crate
+    // checks them (`values.rs`).
+    if !super::values::typed_as_enum(values) {
         return json!({ "type": "string" });
     }
     let closed = json!({ "type": "string", "enum": strings });

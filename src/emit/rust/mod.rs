@@ -10,7 +10,9 @@
 //! (the seed protocols) has its own types already.
 
 mod dialect;
+mod objects;
 mod types;
+mod values;
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -322,9 +324,13 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
         let dialect = Dialect::new(model, &keys);
         let mut present_only = HashMap::new();
         let mut whole = HashMap::new();
+        let mut checked = HashMap::new();
         for named in &model.types {
             if module.renders(&named.name) {
                 let key = keys[&named.name].clone();
+                if let Some(values) = values::checked(named) {
+                    checked.insert(key.clone(), values);
+                }
                 let definition = dialect.definition(named);
                 definitions.push((key.clone(), definition.schema));
                 present_only.insert(key.clone(), definition.present_only);
@@ -335,6 +341,7 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
             present_only: &present_only,
             whole: &whole,
             whole_module: &whole_path,
+            values: &checked,
         };
         let rendered =
             types::render(definitions, &replacements, &wanted, &readings).map_err(|why| {

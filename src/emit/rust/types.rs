@@ -56,6 +56,8 @@ pub(super) struct Readings<'a> {
     pub whole: &'a HashMap<String, Whole>,
     /// The path of the crate's whole-float module from a module (`super::…`).
     pub whole_module: &'a str,
+    /// The values of each definition whose type the crate checks (`values.rs`).
+    pub values: &'a HashMap<String, super::values::Values>,
 }
 
 /// Runs typify over `definitions` (definition key, schema); `names` maps the model
@@ -102,7 +104,13 @@ pub(super) fn render(
             syn::parse2(space.to_stream()).map_err(|err| format!("typify wrote no Rust: {err}"))?;
         syn::visit_mut::VisitMut::visit_file_mut(&mut QualifiedDefaults, &mut file);
         rename_clashing_extras(&mut file.items);
+        super::values::check(&mut file.items, readings.values, |ident| {
+            let name = ident.to_string();
+            keys.get(&name).cloned().unwrap_or(name)
+        });
         let whole = read_as_the_schema_says(&mut file.items, readings, &keys);
+        // Last: the remote definitions copy the fields' attributes as they now are.
+        super::objects::objects_only(&mut file.items);
         Ok(Rendered {
             source: escape_unprintable(&prettyplease::unparse(&file)),
             types,
@@ -189,11 +197,9 @@ fn rename_clashing_extras(items: &mut [syn::Item]) {
 /// reads through a helper that accepts only what the schema says; the wire written is
 /// unchanged.
 ///
-/// - serde's derived `Deserialize` of a struct also reads a JSON array (the fields in
-///   order, the missing ones defaulted), so in an untagged union `[]` would become an
-///   object variant and be written back as `{}`. Every struct field and newtype variant
-///   of an untagged enum that holds a struct of this module reads through
-///   `symgen_object_only`, which takes only a JSON object.
+/// (A struct's reading from a JSON array, where serde's derived one would take it, is
+/// refused by the struct itself: `objects.rs`.)
+///
 /// - An optional property typify types `Option<T>` is read from `null` too. Where its
 ///   schema does not admit `null` (`present_only`: the property keys, by the definition
 ///   key that is the struct's or enum's name), it reads through `symgen_present`: absent
@@ -228,28 +234,7 @@ fn read_as_the_schema_says(
     let read = format!("{}::read", readings.whole_module);
     let read_present = format!("{}::read_present", readings.whole_module);
     let mut reads = WholeReads::default();
-    let structs: std::collections::HashSet<String> = items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Struct(s) if matches!(s.fields, syn::Fields::Named(_)) => {
-                Some(s.ident.to_string())
-            }
-            _ => None,
-        })
-        .collect();
-    let mut used = Helpers::default();
-    // A bare identifier that names a struct of this module (`::serde_json::Value` is not
-    // the module's `Value`).
-    let is_struct = |ty: &syn::Type| {
-        let syn::Type::Path(path) = ty else {
-            return false;
-        };
-        path.qself.is_none()
-            && path.path.leading_colon.is_none()
-            && path.path.segments.len() == 1
-            && matches!(path.path.segments[0].arguments, syn::PathArguments::None)
-            && structs.contains(&path.path.segments[0].ident.to_string())
-    };
+    let mut present_used = false;
     // `::std::option::Option<S>`: its `S`.
     let optional = |ty: &syn::Type| -> Option<syn::Type> {
         let syn::Type::Path(path) = ty else {
@@ -314,7 +299,7 @@ fn read_as_the_schema_says(
                 field
                     .attrs
                     .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_present")]));
-                used.add(Helper::Present);
+                present_used = true;
                 continue;
             }
             // Only an optional field (typify's `default`) of a key listed reads from a
@@ -334,22 +319,12 @@ fn read_as_the_schema_says(
                     .push(syn::parse_quote!(#[serde(deserialize_with = #path)]));
                 continue;
             }
-            let helper = match optional(&field.ty) {
-                None if is_struct(&field.ty) => Some(Helper::ObjectOnly),
-                None => None,
-                Some(inner) => match (is_struct(&inner), present) {
-                    (true, true) => Some(Helper::ObjectOnlyPresent),
-                    (true, false) => Some(Helper::ObjectOnlyOption),
-                    (false, true) => Some(Helper::Present),
-                    (false, false) => None,
-                },
-            };
-            if let Some(helper) = helper {
-                let name = helper.name();
+            // A struct reads from a JSON object only by itself (`objects.rs`).
+            if present && optional(&field.ty).is_some() {
                 field
                     .attrs
-                    .push(syn::parse_quote!(#[serde(deserialize_with = #name)]));
-                used.add(helper);
+                    .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_present")]));
+                present_used = true;
             }
         }
     }
@@ -365,7 +340,12 @@ fn read_as_the_schema_says(
         let syn::Fields::Unnamed(fields) = &mut item.fields else {
             continue;
         };
-        if let [field] = &mut fields.unnamed.iter_mut().collect::<Vec<_>>()[..] {
+        if let [field] = &mut fields.unnamed.iter_mut().collect::<Vec<_>>()[..]
+            && !field
+                .attrs
+                .iter()
+                .any(|a| is_serde_word(a, "deserialize_with"))
+        {
             field
                 .attrs
                 .push(syn::parse_quote!(#[serde(deserialize_with = #read)]));
@@ -394,39 +374,24 @@ fn read_as_the_schema_says(
                 }
             }
         }
-        if !item.attrs.iter().any(|a| is_serde_word(a, "untagged")) {
-            continue;
-        }
-        for variant in &mut item.variants {
-            let syn::Fields::Unnamed(fields) = &variant.fields else {
-                continue;
-            };
-            let [field] = fields.unnamed.iter().collect::<Vec<_>>()[..] else {
-                continue;
-            };
-            let syn::Type::Path(path) = &field.ty else {
-                continue;
-            };
-            let Some(last) = path.path.segments.last() else {
-                continue;
-            };
-            // A struct of this module is named by its bare identifier (`::serde_json::Value`
-            // is not the module's `Value`).
-            if path.qself.is_some()
-                || path.path.leading_colon.is_some()
-                || path.path.segments.len() != 1
-                || !matches!(last.arguments, syn::PathArguments::None)
-                || !structs.contains(&last.ident.to_string())
-            {
-                continue;
-            }
-            variant
-                .attrs
-                .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_object_only")]));
-            used.add(Helper::ObjectOnly);
-        }
     }
-    used.emit(items);
+    if present_used {
+        items.push(syn::parse_quote! {
+            /// Reads an optional field whose schema does not admit `null` from a present
+            /// value only (serde's `Option` would read `null` as `None`); absent is `None`
+            /// through the field's `default`.
+            fn symgen_present<'de, D, T>(
+                deserializer: D,
+            ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                T::deserialize(deserializer).map(::std::option::Option::Some)
+            }
+        });
+    }
+
     reads
 }
 
@@ -477,147 +442,6 @@ fn holds_integer(ty: &syn::Type) -> bool {
     }
 }
 
-/// A reading helper a field or variant names in `deserialize_with`.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Helper {
-    /// A struct from a JSON object only.
-    ObjectOnly,
-    /// An optional struct from `null` or a JSON object only.
-    ObjectOnlyOption,
-    /// An optional struct from a JSON object only, absent being `None`.
-    ObjectOnlyPresent,
-    /// An optional value from a present value only, absent being `None`.
-    Present,
-}
-
-impl Helper {
-    fn name(self) -> &'static str {
-        match self {
-            Helper::ObjectOnly => "symgen_object_only",
-            Helper::ObjectOnlyOption => "symgen_object_only_option",
-            Helper::ObjectOnlyPresent => "symgen_object_only_present",
-            Helper::Present => "symgen_present",
-        }
-    }
-}
-
-/// Which helpers a module uses: each is written once, and only when used (the crate
-/// builds with `-D dead-code`).
-#[derive(Default)]
-struct Helpers(std::collections::BTreeSet<Helper>);
-
-impl Helpers {
-    fn add(&mut self, helper: Helper) {
-        self.0.insert(helper);
-    }
-
-    fn emit(&self, items: &mut Vec<syn::Item>) {
-        let uses = |helper| self.0.contains(&helper);
-        if uses(Helper::Present) {
-            items.push(syn::parse_quote! {
-                /// Reads an optional field whose schema does not admit `null` from a present
-                /// value only (serde's `Option` would read `null` as `None`); absent is
-                /// `None` through the field's `default`.
-                fn symgen_present<'de, D, T>(
-                    deserializer: D,
-                ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
-                where
-                    D: ::serde::Deserializer<'de>,
-                    T: ::serde::Deserialize<'de>,
-                {
-                    T::deserialize(deserializer).map(::std::option::Option::Some)
-                }
-            });
-        }
-        if uses(Helper::ObjectOnlyPresent) {
-            items.push(syn::parse_quote! {
-                /// Reads an optional struct field whose schema does not admit `null` from a
-                /// JSON object only, as `symgen_object_only` reads a struct; absent is `None`
-                /// through the field's `default`.
-                fn symgen_object_only_present<'de, D, T>(
-                    deserializer: D,
-                ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
-                where
-                    D: ::serde::Deserializer<'de>,
-                    T: ::serde::Deserialize<'de>,
-                {
-                    T::deserialize(SymgenObjectOnly(deserializer)).map(::std::option::Option::Some)
-                }
-            });
-        }
-        if uses(Helper::ObjectOnlyOption) {
-            items.push(syn::parse_quote! {
-                /// Reads an optional struct field from `null` or a JSON object only, as
-                /// `symgen_object_only` reads a struct.
-                fn symgen_object_only_option<'de, D, T>(
-                    deserializer: D,
-                ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
-                where
-                    D: ::serde::Deserializer<'de>,
-                    T: ::serde::Deserialize<'de>,
-                {
-                    <::std::option::Option<SymgenObject<T>> as ::serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(|value| value.map(|object| object.0))
-                }
-            });
-            items.push(syn::parse_quote! {
-                /// A struct read from a JSON object only.
-                struct SymgenObject<T>(T);
-            });
-            items.push(syn::parse_quote! {
-            impl<'de, T: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for SymgenObject<T> {
-                fn deserialize<D: ::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::std::result::Result<Self, D::Error> {
-                    T::deserialize(SymgenObjectOnly(deserializer)).map(SymgenObject)
-                }
-            }
-        });
-        }
-        if uses(Helper::ObjectOnly) {
-            items.push(syn::parse_quote! {
-            /// Reads a struct (a struct field, a struct variant of an untagged enum) from a
-            /// JSON object only: serde's derived struct would also read an array. Every
-            /// request goes to `deserialize_map`, so the struct's own visitor still refuses
-            /// a key given twice or a missing field.
-            fn symgen_object_only<'de, D, T>(deserializer: D) -> ::std::result::Result<T, D::Error>
-            where
-                D: ::serde::Deserializer<'de>,
-                T: ::serde::Deserialize<'de>,
-            {
-                T::deserialize(SymgenObjectOnly(deserializer))
-            }
-        });
-        }
-        // Every helper but `symgen_present` reads through this deserializer.
-        if self.0.iter().any(|&helper| helper != Helper::Present) {
-            items.push(syn::parse_quote! {
-                /// The deserializer that reads a struct from a JSON object only: a map,
-                /// whatever is asked.
-                struct SymgenObjectOnly<D>(D);
-            });
-            items.push(syn::parse_quote! {
-            impl<'de, D: ::serde::Deserializer<'de>> ::serde::Deserializer<'de> for SymgenObjectOnly<D> {
-                type Error = D::Error;
-                fn deserialize_any<V: ::serde::de::Visitor<'de>>(
-                    self,
-                    visitor: V,
-                ) -> ::std::result::Result<V::Value, D::Error> {
-                    self.0.deserialize_map(visitor)
-                }
-                ::serde::forward_to_deserialize_any! {
-                    bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
-                    byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
-                    struct enum identifier ignored_any
-                }
-            }
-        });
-        }
-    }
-}
-
 /// The key a field is read from: its `#[serde(rename = "…")]`, else its name.
 fn serde_key(field: &syn::Field) -> String {
     let mut key = None;
@@ -646,7 +470,7 @@ fn serde_key(field: &syn::Field) -> String {
 }
 
 /// Whether an attribute is `#[serde(…, word, …)]` (`untagged`, `flatten`).
-fn is_serde_word(attribute: &syn::Attribute, word: &str) -> bool {
+pub(super) fn is_serde_word(attribute: &syn::Attribute, word: &str) -> bool {
     let mut found = false;
     if attribute.path().is_ident("serde") {
         let _ = attribute.parse_nested_meta(|meta| {

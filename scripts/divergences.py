@@ -245,9 +245,10 @@ CLASSES = [
         "approximated-rule",
         "A rule the schema states that the model does not carry, and no warning names: an "
         "`allOf` refinement, a `$ref`'s siblings, a `const` or bound inside an "
-        "alternative, `patternProperties`, `not`; in the Rust crate (typify) also bounds, "
-        "`const` values and closed objects it does not carry. The decoder accepts what the "
-        "validator refuses (issue 38, items 1 and 9); each fix removes its entries.",
+        "alternative, `patternProperties`, `not`; in the Rust crate (typify) also bounds "
+        "and a non-string `const` written inline, which it types by their JSON type. The "
+        "decoder accepts what the validator refuses (issue 38, items 1 and 9); each fix "
+        "removes its entries.",
         lambda r: r["kind"] == "accepts",
     ),
     (

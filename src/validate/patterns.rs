@@ -12,6 +12,8 @@
 //! `u`-flag grammar plus the identity escapes patterns without `u` allow); it is linear
 //! in the pattern's length and never recursive.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::json_pointer;
@@ -42,9 +44,20 @@ pub(super) struct Refused {
 /// `const`, `default` and `examples`; a local `$ref` into one of those values makes its
 /// target a schema, and it is read as one too.
 pub(super) fn check(document: &Value) -> Result<(), Refused> {
+    walk(document, &mut 0)
+}
+
+/// [`check`], counting the nodes it reads in `read`.
+fn walk(document: &Value, read: &mut usize) -> Result<(), Refused> {
     let mut stack: Vec<(&Value, String, bool)> = vec![(document, String::new(), false)];
-    let mut followed: Vec<String> = Vec::new();
+    // Every node is read once, however many references lead into it (or into a value
+    // inside it): the walk is linear in the document.
+    let mut seen: HashSet<*const Value> = HashSet::new();
     while let Some((node, pointer, names)) = stack.pop() {
+        if !seen.insert(node) {
+            continue;
+        }
+        *read += 1;
         match node {
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate().rev() {
@@ -68,11 +81,9 @@ pub(super) fn check(document: &Value) -> Result<(), Refused> {
                         }
                         ("$ref", Value::String(reference)) => {
                             if let Some(target) = into_data(reference)
-                                && !followed.contains(&target)
                                 && let Some(sub) = json_pointer::get(document, &target)
                             {
-                                stack.push((sub, target.clone(), false));
-                                followed.push(target);
+                                stack.push((sub, target, false));
                             }
                             continue;
                         }
@@ -165,6 +176,25 @@ mod tests {
         ] {
             assert_eq!(refused(json!({"pattern": pattern})), None, "{pattern}");
         }
+    }
+
+    #[test]
+    fn references_into_data_read_each_value_once() {
+        // 5,000 references to the 500 levels of one nested `default`: each level is read
+        // once, not once per reference into it or into a value inside it.
+        let mut nested = json!({"pattern": "^a$"});
+        for _ in 0..500 {
+            nested = json!({"a": nested});
+        }
+        let refs: Vec<Value> = (0..5_000)
+            .map(|i| json!({"$ref": format!("#/default{}", "/a".repeat(i % 500))}))
+            .collect();
+        let document = json!({"default": nested, "allOf": refs});
+        let mut read = 0;
+        assert_eq!(walk(&document, &mut read), Ok(()));
+        // The document has 1 + 1 + 5,000 × 2 + 501 + 1 nodes (root, the list, each
+        // reference and its string, the levels, the pattern).
+        assert!(read <= 10_504, "{read} nodes read");
     }
 
     #[test]

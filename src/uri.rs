@@ -49,7 +49,7 @@ pub(crate) fn iris_as_uris(document: &mut serde_json::Value) -> bool {
                             changed = true;
                         }
                         // Instances, not schemas.
-                        ("const" | "enum" | "default" | "examples", _) => {}
+                        (key, _) if crate::model::INSTANCE_VALUED.contains(&key) => {}
                         _ => stack.push(value),
                     }
                 }

@@ -82,7 +82,9 @@ use serde_json::Value;
 
 pub use error::{Error, Reach, Warning};
 pub use outline::{expr_text, outline};
-pub(crate) use parse::{MAX_DEPTH as MAX_SCHEMA_DEPTH, percent_decode, subschemas_mut};
+pub(crate) use parse::{
+    INSTANCE_VALUED, MAX_DEPTH as MAX_SCHEMA_DEPTH, SCHEMA_MAPS, percent_decode, subschemas_mut,
+};
 pub use parse::{Sources, explicit_reading, pascal_case};
 
 /// A parsed schema document.

@@ -671,7 +671,7 @@ pub fn visible(schema: &Value) -> Value {
                             *value = Value::Object(Map::new());
                         }
                         // Instances, not schemas.
-                        "const" | "enum" | "default" | "examples" => {}
+                        key if crate::model::INSTANCE_VALUED.contains(&key) => {}
                         _ => stack.push(value),
                     }
                 }

@@ -18,18 +18,14 @@ use serde_json::Value;
 
 use crate::json_pointer;
 
-/// Keywords whose value is data, not schemas: a `pattern` key inside is text.
-const DATA: &[&str] = &["enum", "const", "default", "examples"];
+use crate::model::{INSTANCE_VALUED as DATA, SCHEMA_MAPS};
 
-/// Keywords whose value maps names to subschemas: their keys are names, not keywords.
-const NAMED: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-];
+/// Whether the value of `key` maps names to subschemas, so its keys are names, not
+/// keywords: the model's maps, and draft-07's `dependencies` (whose array values are
+/// names, read as data either way).
+fn names_subschemas(key: &str) -> bool {
+    SCHEMA_MAPS.contains(&key) || key == "dependencies"
+}
 
 /// A pattern that is not ECMA-262: its JSON Pointer in the document and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +86,7 @@ fn walk(document: &Value, read: &mut usize) -> Result<(), Refused> {
                         (key, _) if DATA.contains(&key) => continue,
                         _ => {}
                     }
-                    stack.push((value, at, NAMED.contains(&key.as_str())));
+                    stack.push((value, at, names_subschemas(key)));
                 }
             }
             _ => {}

@@ -296,9 +296,7 @@ fn read_as_the_schema_says(
                 field.attrs.push(syn::parse_quote!(
                     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
                 ));
-                field
-                    .attrs
-                    .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_present")]));
+                read_present_only(field);
                 present_used = true;
                 continue;
             }
@@ -321,9 +319,7 @@ fn read_as_the_schema_says(
             }
             // A struct reads from a JSON object only by itself (`objects.rs`).
             if present && optional(&field.ty).is_some() {
-                field
-                    .attrs
-                    .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_present")]));
+                read_present_only(field);
                 present_used = true;
             }
         }
@@ -393,6 +389,15 @@ fn read_as_the_schema_says(
     }
 
     reads
+}
+
+/// Reads `field` (an `Option`) from a present value only, through the module's
+/// `symgen_present`: an absent key is `None`, `null` is read as the field's type reads
+/// it.
+fn read_present_only(field: &mut syn::Field) {
+    field
+        .attrs
+        .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_present")]));
 }
 
 /// Whether `ty` is a Rust integer, or an option, box, array, tuple or map that holds

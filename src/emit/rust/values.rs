@@ -132,10 +132,7 @@ pub(super) fn check(
                     .map(|(_, canonical)| *canonical),
                 _ => others
                     .iter()
-                    .find(|(spelling, _)| {
-                        ::serde_json::from_str::<::serde_json::Value>(spelling)
-                            .is_ok_and(|spelling| symgen_same(&value, &spelling))
-                    })
+                    .find(|(spelling, _)| symgen_same(&value, spelling))
                     .map(|(_, canonical)| *canonical),
             };
             let Some(canonical) = canonical else {
@@ -147,17 +144,26 @@ pub(super) fn check(
         }
     });
     items.push(syn::parse_quote! {
-        /// Whether two scalars are equal as JSON Schema compares them: numbers by value.
-        fn symgen_same(a: &::serde_json::Value, b: &::serde_json::Value) -> bool {
-            match (a, b) {
-                (::serde_json::Value::Number(x), ::serde_json::Value::Number(y)) => {
+        /// Whether a value that is not a string equals a scalar written as JSON text
+        /// (`spelling`), as JSON Schema compares them: numbers by value. Nothing is
+        /// built: a number's text is read as a number, `true`, `false` and `null` are
+        /// their own text.
+        fn symgen_same(value: &::serde_json::Value, spelling: &str) -> bool {
+            match value {
+                ::serde_json::Value::Number(x) => {
+                    let Ok(y) = spelling.parse::<::serde_json::Number>() else {
+                        return false;
+                    };
                     match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
                         (Some(x), Some(y), _, _) => x == y,
                         (_, _, Some(x), Some(y)) => x == y,
                         _ => x.as_f64() == y.as_f64(),
                     }
                 }
-                _ => a == b,
+                ::serde_json::Value::Bool(true) => spelling == "true",
+                ::serde_json::Value::Bool(false) => spelling == "false",
+                ::serde_json::Value::Null => spelling == "null",
+                _ => false,
             }
         }
     });

@@ -266,8 +266,12 @@ const ONE_SCHEMA: &[&str] = &[
 /// Keywords whose value is an array of subschemas.
 const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 
+/// Keywords whose value is an instance (or instances), never a schema: a keyword's
+/// name inside one is data.
+pub(crate) const INSTANCE_VALUED: &[&str] = &["const", "enum", "default", "examples"];
+
 /// Keywords whose value maps names to subschemas.
-const SCHEMA_MAPS: &[&str] = &[
+pub(crate) const SCHEMA_MAPS: &[&str] = &[
     "properties",
     "patternProperties",
     "$defs",

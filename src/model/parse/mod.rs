@@ -34,7 +34,7 @@ mod unions;
 use constraints::constraints_of;
 pub use keywords::pascal_case;
 use keywords::*;
-pub(crate) use keywords::{percent_decode, subschemas_mut};
+pub(crate) use keywords::{INSTANCE_VALUED, SCHEMA_MAPS, percent_decode, subschemas_mut};
 use unions::type_name;
 
 pub use drafts::explicit_reading;

@@ -529,6 +529,47 @@ fn warnings_that_let_nothing_through_reach_nothing() {
     }
 }
 
+/// A warning names the keyword as the author wrote it: the model reads an older draft
+/// in the 2020-12 spelling (`dependencies` as `dependentRequired`/`dependentSchemas`,
+/// an `items` array as `prefixItems` and `additionalItems` as `items`), but a warning at
+/// `/dependentSchemas` points at nothing in the document, and the conformance kit
+/// matches warnings to the validator's keyword locations in the document as written.
+#[test]
+fn warnings_name_a_rewritten_keyword_as_written() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "b": {"type": "string"},
+            "pair": {
+                "type": "array",
+                "items": [{"type": "string"}],
+                "additionalItems": {"type": "string", "pattern": "^x"}
+            }
+        },
+        "dependencies": {"a": ["b"], "b": {"required": ["a"]}}
+    }));
+    let warned: Vec<(&str, &str)> = model
+        .warnings
+        .iter()
+        .map(|w| (w.pointer.as_str(), w.message.as_str()))
+        .collect();
+    for pointer in ["/dependencies", "/properties/pair/additionalItems/pattern"] {
+        assert!(
+            warned.iter().any(|(p, _)| *p == pointer),
+            "no warning at {pointer}: {warned:?}"
+        );
+    }
+    assert!(
+        warned
+            .iter()
+            .all(|(p, m)| !p.contains("dependent") && !m.starts_with("`dependent")),
+        "{warned:?}"
+    );
+}
+
 /// The properties beside an untagged union's inline alternatives hold on each of them
 /// (found by the ASP.NET `debugsettings` schema's vectors: a profile without its
 /// required `name` was taken by every language). They were pushed down only after the

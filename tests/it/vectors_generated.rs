@@ -308,3 +308,44 @@ fn vectors_under_a_map_with_a_key_rule_use_keys_the_rule_takes() {
             .collect::<Vec<_>>()
     );
 }
+
+/// A keyword an older draft spells otherwise (draft-07's `dependencies`, read as
+/// 2020-12's `dependentSchemas`) is warned about where the author wrote it, where the
+/// validator reports it too, so the invalid vector that breaks only that keyword is
+/// marked `unenforced` (found on nodemon's schema: `pollingInterval` without
+/// `legacyWatch` was refused by the validator and taken by every language, with the
+/// warning at `/dependentSchemas`, a pointer the document does not have).
+#[test]
+fn a_rewritten_keyword_excuses_the_faults_only_it_finds() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Config",
+        "type": "object",
+        "properties": {
+            "pollingInterval": {"type": "number"},
+            "legacyWatch": {"type": "boolean"}
+        },
+        "dependencies": {"pollingInterval": {"required": ["legacyWatch"]}}
+    });
+    let generated = generated_from("config.schema.json", &schema);
+    let present: Vec<(String, bool)> = generated[0]
+        .invalid
+        .iter()
+        .filter(|v| v.name.ends_with("pollingInterval: present"))
+        .map(|v| (v.name.clone(), v.unenforced))
+        .collect();
+    assert!(!present.is_empty(), "{:?}", generated[0].invalid);
+    assert!(
+        present.iter().all(|(_, unenforced)| *unenforced),
+        "{present:?}"
+    );
+    // A fault a generated type does find stays enforced.
+    assert!(
+        generated[0]
+            .invalid
+            .iter()
+            .any(|v| v.name.contains("pollingInterval: a string") && !v.unenforced),
+        "{:?}",
+        generated[0].invalid
+    );
+}

@@ -204,6 +204,13 @@ pub(super) fn meta_validate(file: &str, document: &Value, draft: Draft) -> Resul
     }
 }
 
+/// `document` in the 2020-12 spelling, and the document as written when that differs.
+pub(super) fn normalized(document: Value, draft: Draft) -> (Value, Option<Value>) {
+    let normal = normalize(&document, draft);
+    let written = (normal != document).then_some(document);
+    (normal, written)
+}
+
 /// `document` in the 2020-12 spelling.
 pub(super) fn normalize(document: &Value, draft: Draft) -> Value {
     let mut out = document.clone();
@@ -289,6 +296,51 @@ fn rewrite(schema: &mut Value, draft: Draft, depth: usize) {
         }
     }
     super::keywords::subschemas_mut(object, |sub| rewrite(sub, draft, depth + 1));
+}
+
+/// A pointer into a document's 2020-12 spelling ([`normalize`]) as a pointer into the
+/// document as written (`original`), so a warning or an error names the keyword the
+/// author wrote, where the validator (which reads the document as written) reports it:
+/// `dependentRequired`/`dependentSchemas` are `dependencies`, `prefixItems` is an
+/// `items` array and the `items` beside it `additionalItems`, `$ref` a `$recursiveRef`,
+/// `$id` an `id`, and a draft-04 exclusive bound the `minimum`/`maximum` its flag
+/// applies to. A token the original does not hold is kept as it is.
+pub(super) fn as_written(original: &Value, pointer: &str) -> String {
+    let mut out = String::new();
+    let mut at = Some(original);
+    for token in crate::json_pointer::tokens(pointer) {
+        let token = token.as_ref();
+        let object = at.and_then(Value::as_object);
+        let written = object.map_or(token, |object| spelled(object, token));
+        crate::json_pointer::push(&mut out, written);
+        at = match at {
+            Some(Value::Object(object)) => object.get(written),
+            Some(Value::Array(items)) => {
+                crate::json_pointer::index(written).and_then(|i| items.get(i))
+            }
+            _ => None,
+        };
+    }
+    out
+}
+
+/// The keyword of `object` (a schema as written) that the 2020-12 keyword `key` of its
+/// rewrite stands for.
+fn spelled<'k>(object: &Map<String, Value>, key: &'k str) -> &'k str {
+    let holds = |k: &str| object.contains_key(k);
+    let items_array = matches!(object.get("items"), Some(Value::Array(_)));
+    match key {
+        "dependentRequired" | "dependentSchemas" if !holds(key) && holds("dependencies") => {
+            "dependencies"
+        }
+        "prefixItems" if !holds(key) && items_array => "items",
+        "items" if items_array && holds("additionalItems") => "additionalItems",
+        "$ref" if !holds(key) && holds("$recursiveRef") => "$recursiveRef",
+        "$id" if !holds(key) && holds("id") => "id",
+        "exclusiveMinimum" if matches!(object.get(key), Some(Value::Bool(_))) => "minimum",
+        "exclusiveMaximum" if matches!(object.get(key), Some(Value::Bool(_))) => "maximum",
+        _ => key,
+    }
 }
 
 #[cfg(test)]
@@ -410,5 +462,48 @@ mod tests {
         let err = meta_validate("f", &bad, Draft::D2020).unwrap_err();
         assert_eq!(err.pointer, "/properties/a/type");
         assert!(meta_validate("f", &json!({"required": ["a"]}), Draft::D2020).is_ok());
+    }
+
+    #[test]
+    fn a_rewritten_keyword_is_named_as_written() {
+        let original = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "dependencies": {"a": ["b"], "c": {"required": ["d"]}},
+            "properties": {
+                "pair": {"items": [{"type": "string"}], "additionalItems": {"type": "integer"}},
+                "list": {"items": {"type": "string"}}
+            }
+        });
+        let normal = normalize(&original, Draft::D7);
+        for (rewritten, written) in [
+            ("/dependentRequired/a", "/dependencies/a"),
+            ("/dependentSchemas/c/required", "/dependencies/c/required"),
+            (
+                "/properties/pair/prefixItems/0/type",
+                "/properties/pair/items/0/type",
+            ),
+            (
+                "/properties/pair/items/type",
+                "/properties/pair/additionalItems/type",
+            ),
+            ("/properties/list/items/type", "/properties/list/items/type"),
+            ("/properties/a~1b/x", "/properties/a~1b/x"),
+        ] {
+            assert_eq!(as_written(&original, rewritten), written, "{rewritten}");
+        }
+        // Each translated pointer names a value of the original where the rewrite has one.
+        assert!(normal.pointer("/dependentRequired/a").is_some());
+        assert!(original.pointer("/dependencies/a").is_some());
+
+        let draft4 = json!({
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "id": "urn:x",
+            "properties": {"n": {"minimum": 0, "exclusiveMinimum": true}}
+        });
+        assert_eq!(as_written(&draft4, "/$id"), "/id");
+        assert_eq!(
+            as_written(&draft4, "/properties/n/exclusiveMinimum"),
+            "/properties/n/minimum"
+        );
     }
 }

@@ -384,8 +384,14 @@ mod tests {
     use super::*;
 
     fn disjoint(schema: Value) -> bool {
-        let resources =
-            Resources::load("t.json", None, schema, &super::super::refs::Sources::none()).unwrap();
+        let resources = Resources::load(
+            "t.json",
+            None,
+            schema,
+            None,
+            &super::super::refs::Sources::none(),
+        )
+        .unwrap();
         let parent = resources.docs[0].value.get("type").cloned();
         let budget = Cell::new(BUDGET);
         let reader = Reader {
@@ -509,8 +515,14 @@ mod tests {
         }
         defs.insert("L30".into(), json!({"type": "object"}));
         let schema = json!({"$defs": defs, "oneOf": [{"$ref": "#/$defs/L0"}, {"type": "string"}]});
-        let resources =
-            Resources::load("t.json", None, schema, &super::super::refs::Sources::none()).unwrap();
+        let resources = Resources::load(
+            "t.json",
+            None,
+            schema,
+            None,
+            &super::super::refs::Sources::none(),
+        )
+        .unwrap();
         let budget = Cell::new(10_000);
         let reader = Reader {
             resources: &resources,

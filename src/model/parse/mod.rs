@@ -60,14 +60,31 @@ pub(super) fn build(
     let (draft, assumed) = drafts::draft_of(file, root)?;
     drafts::meta_validate(file, document, draft)?;
     directions::check(file, document)?;
-    let normalized = drafts::normalize(document, draft);
-    let mut resources = Resources::load(file, path, normalized, sources)?;
+    let (normalized, written) = drafts::normalized(document.clone(), draft);
+    let mut resources = Resources::load(file, path, normalized, written, sources)?;
     if let Some(note) = assumed {
         let note = Warning::new(file, "/$schema", note).reaching(super::Reach::Keyword);
         resources.notes.insert(0, note);
     }
     let mut parser = Parser::new(file, &resources)?;
-    parser.run()
+    // Every location the parser names is one in the 2020-12 spelling it reads; messages
+    // name the keyword as the author wrote it, where the validator reports it too.
+    let mut model = parser
+        .run()
+        .map_err(|err| resources.error_as_written(err))?;
+    for warning in &mut model.warnings {
+        let written = resources.as_written(&warning.pointer);
+        // A message that starts by naming the keyword names it as written too.
+        let last = |pointer: &str| pointer.rsplit('/').next().unwrap_or_default().to_owned();
+        let (before, after) = (last(&warning.pointer), last(&written));
+        if before != after
+            && let Some(rest) = warning.message.strip_prefix(&format!("`{before}`"))
+        {
+            warning.message = format!("`{after}`{rest}");
+        }
+        warning.pointer = written;
+    }
+    Ok(model)
 }
 
 /// The schema `true`: what a `$ref` to a meta-schema stands for.

@@ -73,6 +73,9 @@ pub(super) struct Document {
     pub path: Option<PathBuf>,
     /// Its content, in the 2020-12 spelling.
     pub value: Value,
+    /// Its content as written, when that spelling differs (an older draft's keywords):
+    /// what a location is translated into for messages ([`Resources::as_written`]).
+    pub written: Option<Value>,
     /// Its base URI.
     pub base: String,
 }
@@ -133,6 +136,7 @@ impl Resources {
         file: &str,
         path: Option<&Path>,
         document: Value,
+        written: Option<Value>,
         sources: &Sources,
     ) -> Result<Resources, Error> {
         let path = path.and_then(|p| p.canonicalize().ok());
@@ -142,6 +146,7 @@ impl Resources {
                 file: file.to_owned(),
                 path,
                 value: document,
+                written,
                 base,
             }],
             by_uri: HashMap::new(),
@@ -400,17 +405,55 @@ impl Resources {
                 .push(Warning::new(&file, "/$schema", note).reaching(Reach::Keyword));
         }
         drafts::meta_validate(&file, &value, draft)?;
-        let value = drafts::normalize(&value, draft);
+        let (value, written) = drafts::normalized(value, draft);
         let index = self.docs.len();
         let base = base_of(&value, path.as_deref(), index);
         self.docs.push(Document {
             file,
             path,
             value,
+            written,
             base,
         });
         self.index(index);
         Ok(index)
+    }
+
+    /// A location as messages show it (a pointer into the document being parsed, or
+    /// `file#pointer` into another) translated into the document as written, where an
+    /// older draft's keyword was rewritten (see [`drafts::as_written`]).
+    pub fn as_written(&self, shown: &str) -> String {
+        for doc in self.docs.iter().skip(1) {
+            if let Some(rest) = shown.strip_prefix(doc.file.as_str())
+                && let Some(pointer) = rest.strip_prefix('#')
+            {
+                return match &doc.written {
+                    Some(written) => {
+                        format!("{}#{}", doc.file, drafts::as_written(written, pointer))
+                    }
+                    None => shown.to_owned(),
+                };
+            }
+        }
+        match &self.docs[0].written {
+            Some(written) if shown.is_empty() || shown.starts_with('/') => {
+                drafts::as_written(written, shown)
+            }
+            _ => shown.to_owned(),
+        }
+    }
+
+    /// `error` with its location in the document as written: a location in a
+    /// referenced document when it names that document's file.
+    pub fn error_as_written(&self, mut error: Error) -> Error {
+        if let Some(doc) = self.docs.iter().skip(1).find(|doc| doc.file == error.file) {
+            if let Some(written) = &doc.written {
+                error.pointer = drafts::as_written(written, &error.pointer);
+            }
+        } else {
+            error.pointer = self.as_written(&error.pointer);
+        }
+        error
     }
 
     /// Where the `$ref` `reference` at `pointer` (the keyword's own pointer) of `doc`

@@ -570,6 +570,50 @@ fn warnings_name_a_rewritten_keyword_as_written() {
     );
 }
 
+/// A tuple whose length varies is typed as an array of any JSON, so its length and the
+/// schema of the items after its positions are not enforced either, and each is warned
+/// about where it is written (found on tslint's schema: `[true]` for a rule of `minItems:
+/// 2` was refused by the validator and taken by every language, unwarned, because a
+/// `minItems` equal to the positions' count was taken for a closed tuple's length).
+#[test]
+fn an_open_tuple_warns_about_its_length_and_what_follows_its_positions() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "rule": {
+                "type": "array",
+                "minItems": 2,
+                "items": [{"type": "boolean"}, {"type": "string"}],
+                "additionalItems": {"type": "integer"}
+            },
+            "pair": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 2,
+                "items": [{"type": "boolean"}, {"type": "string"}]
+            }
+        }
+    }));
+    let warned: Vec<&str> = model.warnings.iter().map(|w| w.pointer.as_str()).collect();
+    for pointer in [
+        "/properties/rule/items",
+        "/properties/rule/minItems",
+        "/properties/rule/additionalItems",
+    ] {
+        assert!(
+            warned.contains(&pointer),
+            "no warning at {pointer}: {warned:?}"
+        );
+    }
+    // A closed tuple is its positions: nothing to warn about.
+    assert!(
+        warned.iter().all(|p| !p.starts_with("/properties/pair")),
+        "{warned:?}"
+    );
+}
+
 /// The properties beside an untagged union's inline alternatives hold on each of them
 /// (found by the ASP.NET `debugsettings` schema's vectors: a profile without its
 /// required `name` was taken by every language). They were pushed down only after the

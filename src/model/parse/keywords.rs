@@ -266,6 +266,23 @@ const ONE_SCHEMA: &[&str] = &[
 /// Keywords whose value is an array of subschemas.
 const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 
+/// Whether an array schema with `prefixItems` is exactly its positions: nothing may
+/// follow them (`items: false`, or `maxItems` equal to their count) and none may be
+/// missing (`minItems` equal to their count). The model reads such a tuple as a tuple;
+/// any other as an array of any JSON.
+pub(super) fn closed_tuple(object: &Map<String, Value>) -> bool {
+    let Some(count) = object
+        .get("prefixItems")
+        .and_then(Value::as_array)
+        .map(|members| members.len() as u64)
+    else {
+        return false;
+    };
+    (object.get("items") == Some(&Value::Bool(false))
+        || object.get("maxItems").and_then(Value::as_u64) == Some(count))
+        && object.get("minItems").and_then(Value::as_u64) == Some(count)
+}
+
 /// Keywords whose value is an instance (or instances), never a schema: a keyword's
 /// name inside one is data.
 pub(crate) const INSTANCE_VALUED: &[&str] = &["const", "enum", "default", "examples"];

@@ -95,14 +95,7 @@ impl Parser<'_> {
                     "`prefixItems` must be an array",
                 ));
             };
-            // A tuple is exactly its positions when nothing may follow them (`items:
-            // false`, or `maxItems` equal to their count) and none may be missing
-            // (`minItems` equal to their count).
-            let count = members.len() as u64;
-            let closed = (object.get("items") == Some(&Value::Bool(false))
-                || object.get("maxItems").and_then(Value::as_u64) == Some(count))
-                && object.get("minItems").and_then(Value::as_u64) == Some(count);
-            if closed {
+            if closed_tuple(object) {
                 let mut items = Vec::new();
                 for (i, member) in members.iter().enumerate() {
                     let hint = format!("{}Item{}", ctx.name, i);
@@ -116,11 +109,20 @@ impl Parser<'_> {
                 return Ok(Shape::Expr(TypeExpr::Tuple(items)));
             }
             // Open after its positions: an array of any JSON, so that no valid array is
-            // refused; the positions' types are not enforced.
+            // refused; the positions' types are not enforced, nor what may follow them,
+            // nor the length (which the unenforced walk warns about).
             self.warn(
                 &join(pointer, "prefixItems"),
                 "a tuple whose length varies (`prefixItems` with more items allowed, or fewer required) is typed as an array of any JSON; its positions are not enforced",
             );
+            if object.get("items").is_some_and(|items| {
+                items != &Value::Bool(true) && items.as_object().is_none_or(|o| !o.is_empty())
+            }) {
+                self.warn(
+                    &join(pointer, "items"),
+                    "the items after a tuple whose length varies are typed as any JSON; their schema is not enforced",
+                );
+            }
             return Ok(Shape::Expr(TypeExpr::Array(Box::new(TypeExpr::Any))));
         }
         let item = match object.get("items") {

@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 use super::constraints::constraints_of;
 use super::exclusive;
 use super::keywords::subschemas;
-use super::keywords::{ANNOTATIONS, is_constraint, is_extension, only_required, props_of};
+use super::keywords::{
+    ANNOTATIONS, closed_tuple, is_constraint, is_extension, only_required, props_of,
+};
 use super::refs::Resources;
 use crate::json_pointer::child as join;
 use crate::model::Reach;
@@ -209,11 +211,9 @@ fn walk(
                     && (position == Position::AlternativeProperty
                         || object.get("x-symgen-unknown") == Some(&Value::Bool(true)))
             }
-            // A closed tuple's length is its positions.
-            "minItems" | "maxItems" => object
-                .get("prefixItems")
-                .and_then(Value::as_array)
-                .is_some_and(|p| object.get(key).and_then(Value::as_u64) == Some(p.len() as u64)),
+            // A closed tuple's length is its positions (an open one is an array of any
+            // JSON, whose length is not enforced).
+            "minItems" | "maxItems" => closed_tuple(object),
             _ => false,
         };
         if enforced {

@@ -36,6 +36,10 @@ impl Renamed {
 pub(super) struct Rules<'a> {
     /// Whether the keyword at a location is one the model does not enforce.
     pub covered: &'a dyn Fn(&str) -> bool,
+    /// Whether the model warns about the keyword at a location itself (a
+    /// `patternProperties` whose choice of pattern per key it does not enforce, though it
+    /// holds the other keys to the patterns' type).
+    pub warned: &'a dyn Fn(&str) -> bool,
     /// The `patternProperties` patterns beside the keyword at a location (an
     /// `additionalProperties: false` that refuses a key).
     pub patterns_beside: &'a dyn Fn(&str) -> Vec<String>,
@@ -64,7 +68,7 @@ pub(super) fn mend(
                 asks: Some(Asks::NoKeys(keys)),
             } => {
                 let parent = location.rsplit_once('/').map_or("", |(parent, _)| parent);
-                if !(rules.covered)(&format!("{parent}/patternProperties")) {
+                if !(rules.warned)(&format!("{parent}/patternProperties")) {
                     continue;
                 }
                 let Some(new) = (rules.patterns_beside)(location)
@@ -357,6 +361,7 @@ mod tests {
         let covered = |l: &str| l != "/properties/b/minLength";
         let rules = Rules {
             covered: &covered,
+            warned: &covered,
             patterns_beside: &|_: &str| Vec::new(),
             value_fault: false,
         };
@@ -396,6 +401,7 @@ mod tests {
         };
         let rules = Rules {
             covered: &covered,
+            warned: &covered,
             patterns_beside: &patterns,
             value_fault: false,
         };

@@ -446,6 +446,7 @@ impl Filer<'_> {
                 let failures = oracle.failures(root, &candidate.wire)?;
                 let rules = mend::Rules {
                     covered: &|location: &str| oracle.covered(location),
+                    warned: &|location: &str| oracle.warned_at(location),
                     patterns_beside: &|location: &str| oracle.patterns_beside(location),
                     value_fault,
                 };
@@ -533,8 +534,19 @@ impl Filer<'_> {
                         .map_or(String::new(), |v| v.pointer.clone()),
                 );
                 vector.why = violation.map(|v| v.message);
-                if candidate.intent == Intent::Valid && !edited {
-                    vector.unenforced = oracle.only_unenforced(root, &vector.message)?;
+                // Built valid: refused only by keywords the model warned it does not
+                // enforce, every language takes it. Built with a fault of its own (never
+                // a text edit's, which `message` does not hold): where the fault is a
+                // value of an untagged union that one alternative takes but for keywords
+                // the model warned about (a string given to the number alternative, which
+                // the string alternative takes but for its unenforced `pattern`).
+                if !edited {
+                    vector.unenforced = match keep.as_deref() {
+                        None => oracle.only_unenforced(root, &vector.message)?,
+                        Some(at) => {
+                            oracle.only_unenforced_alternative(root, &vector.message, at)?
+                        }
+                    };
                 }
                 out.invalid.push(vector);
             }

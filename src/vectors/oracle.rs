@@ -166,6 +166,16 @@ impl<'p> Oracle<'p> {
         })
     }
 
+    /// Whether the model warns about the keyword at `location` itself, whatever its
+    /// warning reaches below it (or [`Self::covered`]).
+    pub fn warned_at(&self, location: &str) -> bool {
+        self.covered(location)
+            || self
+                .warned
+                .iter()
+                .any(|(w, reach)| *reach != Reach::Nothing && w == location)
+    }
+
     /// The `patternProperties` patterns of the schema that holds the keyword at
     /// `location` (none when the document has no such schema there).
     pub fn patterns_beside(&self, location: &str) -> Vec<String> {
@@ -202,6 +212,32 @@ impl<'p> Oracle<'p> {
         }
         let failures = self.failures(root, value)?;
         Ok(only_failing(&failures, &|failure| self.covers(failure)))
+    }
+
+    /// Whether a value the schema rejects breaks one union at `at` alone, which one of
+    /// its alternatives takes but for keywords the model warned it does not enforce.
+    pub fn only_unenforced_alternative(
+        &mut self,
+        root: &NamedType,
+        value: &Value,
+        at: &str,
+    ) -> Result<bool> {
+        if self.warned.is_empty() {
+            return Ok(false);
+        }
+        let failures = self.failures(root, value)?;
+        Ok(match failures.as_slice() {
+            [
+                Failure::Alternatives {
+                    instance,
+                    alternatives,
+                    ..
+                },
+            ] if instance == at => alternatives
+                .iter()
+                .any(|errors| only_failing(errors, &|failure| self.covers(failure))),
+            _ => false,
+        })
     }
 }
 

@@ -426,15 +426,22 @@ impl Parser<'_> {
             if !values.is_empty() {
                 // Other keys map to the patterns' value type (any JSON when they differ);
                 // which key matches which pattern is not enforced.
-                let value = match values.as_slice() {
-                    [single] => single.clone(),
-                    _ => TypeExpr::Any,
+                let (value, reach) = match values.as_slice() {
+                    // One type: every other key's value is held to it, so a fault below
+                    // the patterns is found; which pattern a key must match is not.
+                    [single] => (single.clone(), Reach::Keyword),
+                    // Types that differ: other keys are any JSON, nothing below is held.
+                    _ => (TypeExpr::Any, Reach::Below),
                 };
                 if !(patterns.len() == 1 && fields.is_empty() && additional == Additional::Allowed)
                 {
-                    self.warn(
-                        &patterns_pointer,
-                        "which keys match which `patternProperties` pattern is not enforced by the generated types; other keys are typed as the patterns' values",
+                    self.warnings.push(
+                        Warning::new(
+                            self.file,
+                            &patterns_pointer,
+                            "which keys match which `patternProperties` pattern is not enforced by the generated types; other keys are typed as the patterns' values",
+                        )
+                        .reaching(reach),
                     );
                 }
                 additional = Additional::Typed(value);

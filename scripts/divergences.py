@@ -48,7 +48,8 @@ CLASSES = [
         "text-fault-first",
         "A fault of the text (a lone surrogate, a key given twice, `1e400`) that "
         "TypeScript's `parse…` reports first, before what the schema's rules find (or a "
-        "key given twice that Swift's WireDecoder reports where the field is decoded), "
+        "key given twice that Swift's WireDecoder reports where the field is decoded, "
+        "or Python's `decode` once the value has decoded), "
         "where the validator's first violation is another one of the same message (a "
         "rule of the alternative it judges closest, a bound): both refuse the message.",
         lambda r: r["kind"] == "pointer" and reads_text_fault(r),
@@ -75,8 +76,9 @@ CLASSES = [
     ),
     (
         "text-fault-other-alternative",
-        "A fault of the text that TypeScript's `parse…` (or Swift's WireDecoder, for a "
-        "key given twice) refuses in the alternative of an untagged union that keeps "
+        "A fault of the text that TypeScript's `parse…` (or Swift's WireDecoder and "
+        "Python's `decode`, for a key given twice) refuses in the alternative of an "
+        "untagged union that keeps "
         "the value, where another alternative takes the value (one that skips the key "
         "or reads it as free-form JSON, where a key given twice keeps the last value); "
         "the validator refuses the message.",
@@ -106,10 +108,12 @@ CLASSES = [
     ),
     (
         "duplicate-key-read",
-        "A key given twice: the language's JSON parser keeps one value (pydantic's "
-        "reader the last), so the decoder never sees the other; serde refuses a field "
-        "given twice (issue 38, item 6). TypeScript's `parse…` and Swift's WireDecoder "
-        "find it in the text (docs/typescript.md, docs/swift.md).",
+        "A key given twice, which the Rust crate reads through serde's buffered content "
+        "(an untagged or flattened type: one value of the key is kept), so the struct "
+        "never sees the other; serde refuses a field given twice where it reads the "
+        "struct directly (issue 38, item 6). TypeScript's `parse…`, "
+        "Swift's WireDecoder and Python's `decode` find it in the text "
+        "(docs/typescript.md, docs/swift.md, docs/python.md).",
         lambda r: r["what"].endswith(" twice") and r["kind"] == "accepts",
     ),
     (
@@ -275,11 +279,15 @@ def written_empty(message: str) -> bool:
 
 def reads_text_fault(record: dict) -> bool:
     """Whether the language finds the vector's fault in the text: TypeScript's `parse…`
-    every fault of the text, Swift's WireDecoder a key given twice."""
+    every fault of the text, Swift's WireDecoder and Python's `decode` a key given twice."""
     what = record["what"]
     if record["language"] == "typescript":
         return is_text_fault(what)
-    return record["language"] == "swift" and what.startswith('"') and what.endswith('" twice')
+    return (
+        record["language"] in ("swift", "python")
+        and what.startswith('"')
+        and what.endswith('" twice')
+    )
 
 
 def is_text_fault(what: str) -> bool:

@@ -9,7 +9,9 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Generic, TypeVar
 
+import jiter
 from pydantic import (
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -604,6 +606,113 @@ def _marked(value: Any, pointer: str, level: int) -> Any:
     return value
 
 
+# A key given twice. pydantic's JSON reader keeps the last value, as `json.loads` does;
+# serde refuses a key a struct declares given twice (a field, the tag, an envelope key)
+# and reads any other as the last value (a map's key, a key inside free-form JSON) or
+# skips it (a key the struct does not declare). jiter's own check finds whether any
+# object of the text holds a key twice (a Rust reading, a fraction of a decode); only
+# then is the text read again with its members in order, beside the decoded value, to
+# find a declared key given twice.
+
+
+def _holds_a_key_twice(data: str | bytes | bytearray) -> bool:
+    """Whether some object of the JSON text `data` holds one key twice (or jiter cannot
+    say: a text it refuses, which `_declared_twice` then reads)."""
+    # (A lone surrogate code point has no UTF-8 form: jiter refuses the bytes, and the
+    # text is read again.)
+    if isinstance(data, str):
+        text = data.encode("utf-8", "surrogatepass")
+    else:
+        text = bytes(data)
+    try:
+        jiter.from_json(text, catch_duplicate_keys=True)
+    except ValueError:
+        return True
+    return False
+
+
+class _Members(list[tuple[str, Any]]):
+    """An object of the text: its members in text order, a key given twice kept twice."""
+
+
+_WIRE_NAMES: dict[type, dict[str, str]] = {}
+
+
+def _wire_names(model: type[BaseModel]) -> dict[str, str]:
+    """Every name a model's fields are read by (wire names and input aliases), each with
+    its attribute."""
+    names = _WIRE_NAMES.get(model)
+    if names is None:
+        names = {}
+        for attribute, info in model.model_fields.items():
+            names[info.alias or attribute] = attribute
+            choices = info.validation_alias
+            if isinstance(choices, AliasChoices):
+                names.update(
+                    (c, attribute) for c in choices.choices if isinstance(c, str)
+                )
+            elif isinstance(choices, str):
+                names[choices] = attribute
+        _WIRE_NAMES[model] = names
+    return names
+
+
+def _member(decoded: object, key: str) -> object:
+    """The decoded value of member `key` of a decoded object (`None` if it has none)."""
+    if isinstance(decoded, BaseModel):
+        attribute = _wire_names(type(decoded)).get(key)
+        if attribute is not None:
+            return getattr(decoded, attribute, None)
+        return (decoded.__pydantic_extra__ or {}).get(key)
+    if isinstance(decoded, dict):
+        return decoded.get(key)
+    return None
+
+
+def _declared_twice(data: str | bytes | bytearray, value: object) -> None:
+    """Refuses the first key (in text order) that an object the decoded `value` reads as a
+    model declares and the text gives twice."""
+    try:
+        text = json.loads(data, object_pairs_hook=_Members)
+    except (ValueError, RecursionError):
+        return
+    # Depth first in text order: a key given again is found before its value is read.
+    stack: list[tuple[object, object, str]] = [(text, value, "")]
+    while stack:
+        node, decoded, pointer = stack.pop()
+        if isinstance(node, _Members):
+            names = _wire_names(type(decoded)) if isinstance(decoded, BaseModel) else {}
+            seen: set[str] = set()
+            later: list[tuple[object, object, str]] = []
+            for key, item in node:
+                at = f"{pointer}/{_escape(key)}"
+                if key in seen and key in names:
+                    # Its value and what follows are read after what precedes it.
+                    later.append((_Twice(key), None, at))
+                    break
+                seen.add(key)
+                later.append((item, _member(decoded, key), at))
+            stack.extend(reversed(later))
+        elif isinstance(node, _Twice):
+            raise DecodeError([(pointer, f"duplicate key `{node.key}`")])
+        elif isinstance(node, list):
+            items = decoded if isinstance(decoded, (list, tuple)) else ()
+            inner = list(items) if len(items) == len(node) else [None] * len(node)
+            stack.extend(
+                (item, inner[i], f"{pointer}/{i}")
+                for i, item in reversed(list(enumerate(node)))
+            )
+
+
+class _Twice:
+    """In the walk of `_declared_twice`: a declared key found again, at its place."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
 _CONTEXT = {_WIRE: True}
 
 
@@ -639,9 +748,12 @@ class Codec(Generic[T]):
             errors = err.errors(include_url=False)
             if not _read_again(errors):
                 raise DecodeError.from_errors(errors) from None
-            return self.decode_value(_read(data, self._serde))
-        if _may_differ(data, self._serde):
-            return self.decode_value(_read(data, self._serde))
+            value = self.decode_value(_read(data, self._serde))
+        else:
+            if _may_differ(data, self._serde):
+                value = self.decode_value(_read(data, self._serde))
+        if _holds_a_key_twice(data):
+            _declared_twice(data, value)
         return value
 
     def decode_value(self, value: object) -> T:

@@ -26,7 +26,7 @@ fn validators(id: &str) -> [(&'static str, Validator); 2] {
 /// Validates a vector's message as text (its root only), then its reply data when the
 /// vector names the request it answers.
 fn check(validator: &Validator, vector: &Vector) -> Report {
-    let text = serde_json::to_string(&vector.message).unwrap();
+    let text = vector.wire();
     let report = validator
         .validate_root_str(&vector.root, &text)
         .unwrap_or_else(|| panic!("{}: no root {}", vector.name, vector.root));

@@ -87,7 +87,7 @@ fn valid_vectors_round_trip() {
             let root = protocol
                 .root_named(&vector.root)
                 .unwrap_or_else(|| panic!("{ctx}: unknown root {}", vector.root));
-            let text = serde_json::to_string(&vector.message).unwrap();
+            let text = vector.wire();
             let decoded = root
                 .roundtrip(&text)
                 .unwrap_or_else(|err| panic!("{ctx}: rejected: {err}"));
@@ -158,7 +158,7 @@ fn invalid_vectors_are_rejected_naming_the_field() {
             let root = protocol
                 .root_named(&vector.root)
                 .unwrap_or_else(|| panic!("{ctx}: unknown root {}", vector.root));
-            let text = serde_json::to_string(&vector.message).unwrap();
+            let text = vector.wire();
             let error = match (root.roundtrip(&text), &vector.reply_to) {
                 (Err(err), _) => err,
                 (Ok(_), Some(tag)) => {
@@ -189,7 +189,7 @@ fn unknown_vectors_decode_to_unknown_and_re_encode_unchanged() {
         for vector in load(&protocol, "unknown") {
             let ctx = format!("{}/unknown {}", protocol.id(), vector.name);
             let root = protocol.root_named(&vector.root).expect("known root");
-            let text = serde_json::to_string(&vector.message).unwrap();
+            let text = vector.wire();
             let decoded = root
                 .roundtrip(&text)
                 .unwrap_or_else(|err| panic!("{ctx}: rejected: {err}"));

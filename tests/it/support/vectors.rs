@@ -23,6 +23,18 @@ pub struct Vector {
     pub pointer: Option<String>,
     #[serde(default)]
     pub why: Option<String>,
+    /// The exact wire text, when `message` cannot say it (a key given twice).
+    #[serde(default)]
+    pub text: Option<String>,
+}
+
+impl Vector {
+    /// What a reader is handed: `text` when given, else `message` as compact JSON.
+    pub fn wire(&self) -> String {
+        self.text
+            .clone()
+            .unwrap_or_else(|| serde_json::to_string(&self.message).expect("JSON"))
+    }
 }
 
 /// The vectors of one kind (`valid`, `invalid`, `unknown`) of the protocol with this id.

@@ -383,15 +383,20 @@ mod tests {
 
     use super::*;
 
-    fn disjoint(schema: Value) -> bool {
-        let resources = Resources::load(
+    /// One document, `schema`, with no other sources.
+    fn loaded(schema: Value) -> Resources {
+        Resources::load(
             "t.json",
             None,
             schema,
             None,
             &super::super::refs::Sources::none(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    fn disjoint(schema: Value) -> bool {
+        let resources = loaded(schema);
         let parent = resources.docs[0].value.get("type").cloned();
         let budget = Cell::new(BUDGET);
         let reader = Reader {
@@ -515,14 +520,7 @@ mod tests {
         }
         defs.insert("L30".into(), json!({"type": "object"}));
         let schema = json!({"$defs": defs, "oneOf": [{"$ref": "#/$defs/L0"}, {"type": "string"}]});
-        let resources = Resources::load(
-            "t.json",
-            None,
-            schema,
-            None,
-            &super::super::refs::Sources::none(),
-        )
-        .unwrap();
+        let resources = loaded(schema);
         let budget = Cell::new(10_000);
         let reader = Reader {
             resources: &resources,

@@ -1,4 +1,4 @@
-# Sourced by the test scripts: creates the Python tooling of tests/python (pydantic,
+# Sourced by the test scripts: creates the Python tooling of tests/python (pydantic, jiter,
 # mypy, ruff, pytest, hatchling) in a virtual environment inside the project
 # (tests/python/.venv, git-ignored) from its hashed requirements, skipped when the
 # environment matches them already, and sets $py_bin to its bin directory.

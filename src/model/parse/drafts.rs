@@ -204,8 +204,12 @@ pub(super) fn meta_validate(file: &str, document: &Value, draft: Draft) -> Resul
     }
 }
 
-/// `document` in the 2020-12 spelling, and the document as written when that differs.
+/// `document` in the 2020-12 spelling, and the document as written when that differs
+/// (a 2020-12 document is its own spelling: nothing is copied or compared).
 pub(super) fn normalized(document: Value, draft: Draft) -> (Value, Option<Value>) {
+    if draft == Draft::D2020 {
+        return (document, None);
+    }
     let normal = normalize(&document, draft);
     let written = (normal != document).then_some(document);
     (normal, written)

@@ -672,6 +672,11 @@ pub struct IntType {
     pub minimum: Option<i128>,
     /// The largest allowed value (`maximum`, or `exclusiveMaximum` − 1).
     pub maximum: Option<i128>,
+    /// Whether a value must be written as an integer literal (`1.0` and `-0` are not
+    /// values): a Rust integer `format`, which serde reads so, or an `integer` of a
+    /// draft-04 document, which that draft defines so. Otherwise JSON Schema's
+    /// `integer` takes any number whose fraction is zero.
+    pub literal_only: bool,
 }
 
 /// The `format`s schemars writes for Rust's integer types: serde reads such an integer
@@ -680,16 +685,6 @@ pub const RUST_INTEGER_FORMATS: [&str; 12] = [
     "int8", "int16", "int32", "int64", "int128", "int", "uint8", "uint16", "uint32", "uint64",
     "uint128", "uint",
 ];
-
-impl IntType {
-    /// Whether the schema gives the integer a Rust integer `format`, so that serde reads
-    /// it ([`RUST_INTEGER_FORMATS`]).
-    pub fn rust_integer(&self) -> bool {
-        self.format
-            .as_deref()
-            .is_some_and(|f| RUST_INTEGER_FORMATS.contains(&f))
-    }
-}
 
 /// Sized integer widths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -96,6 +96,7 @@ mod tests {
             format: None,
             minimum: None,
             maximum: None,
+            literal_only: false,
         });
         let expr = TypeExpr::Map(Box::new(TypeExpr::Tuple(vec![
             TypeExpr::Ref("A".into()),

@@ -1468,3 +1468,44 @@ fn peer_spellings_are_read_with_a_warning_and_validated_alike() {
     let validator = Validator::from_schema(latest, SchemaOptions::default()).unwrap();
     assert_eq!(validator.validate_str("7").outcome, Outcome::Invalid);
 }
+
+/// Draft-04 defines an integer as a JSON number without a fraction or exponent part, so
+/// `1.0` is not one there (from draft-06 on it is), and its validators read `-0` as the
+/// float it is spelled as: such an integer is read from an integer literal only, like a
+/// Rust integer (found on SchemaStore's draft-04 schemas: prettierrc's `tabWidth: 1.0`,
+/// refused by the validator, was taken by every language).
+#[test]
+fn a_draft_04_integer_is_read_from_an_integer_literal_only() {
+    let literal_only = |draft: &str, format: Option<&str>| {
+        let mut count = json!({"type": "integer", "minimum": 0});
+        if let Some(format) = format {
+            count["format"] = json!(format);
+        }
+        let model = model(&json!({
+            "$schema": draft,
+            "title": "Msg",
+            "type": "object",
+            "properties": {"count": count, "list": {"type": "array", "items": count}}
+        }));
+        let fields = &record(&model, "Msg").fields;
+        let TypeExpr::Integer(int) = field(fields, "count").ty.non_null() else {
+            panic!("count is not an integer:\n{}", outline(&model));
+        };
+        let TypeExpr::Array(item) = field(fields, "list").ty.non_null() else {
+            panic!("list is not an array:\n{}", outline(&model));
+        };
+        let TypeExpr::Integer(item) = item.as_ref() else {
+            panic!("list's item is not an integer:\n{}", outline(&model));
+        };
+        assert_eq!(int.literal_only, item.literal_only);
+        int.literal_only
+    };
+    let draft_04 = "http://json-schema.org/draft-04/schema#";
+    let draft_07 = "http://json-schema.org/draft-07/schema#";
+    let draft_2020 = "https://json-schema.org/draft/2020-12/schema";
+    assert!(literal_only(draft_04, None));
+    assert!(!literal_only(draft_07, None));
+    assert!(!literal_only(draft_2020, None));
+    assert!(literal_only(draft_07, Some("uint32")));
+    assert!(!literal_only(draft_07, Some("port")));
+}

@@ -322,8 +322,9 @@ impl<'m> Planner<'m> {
         }
     }
 
-    /// An integer of its width and bounds; one without a Rust `format` also takes a
-    /// whole float literal (`1.0`, `-0`), as JSON Schema's `integer` does (`WHOLE`).
+    /// An integer of its width and bounds; one that is not [`IntType::literal_only`]
+    /// (a Rust `format`, a draft-04 document) also takes a whole float literal (`1.0`,
+    /// `-0`), as JSON Schema's `integer` does (`WHOLE`).
     fn integer(&mut self, int: &IntType) -> Py {
         let width = Py::atom(self.runtime_width(int.width));
         let (low, high) = int.width.range();
@@ -335,7 +336,7 @@ impl<'m> Planner<'m> {
             bounds.push(Py::kw("le", Py::atom(max.to_string())));
         }
         let mut marks = Vec::new();
-        if !int.rust_integer() {
+        if !int.literal_only {
             marks.push(Py::atom(self.runtime("WHOLE")));
         }
         if !bounds.is_empty() {

@@ -40,10 +40,10 @@ pub(super) struct Dialect<'a> {
 /// aliases (not inside the records and unions it names, whose own fields say).
 #[derive(Clone, Copy, Default)]
 struct Integers {
-    /// One without a Rust `format`: JSON Schema's `integer`, which a whole float
-    /// literal (`1.0`, `-0`) also is.
+    /// JSON Schema's `integer`, which a whole float literal (`1.0`, `-0`) also is.
     plain: bool,
-    /// One with a Rust `format`, which serde reads: a float literal is refused.
+    /// One read from an integer literal only, as serde reads it (a Rust `format`, a
+    /// draft-04 `integer`): a float literal is refused.
     rust: bool,
 }
 
@@ -449,8 +449,8 @@ impl<'a> Dialect<'a> {
         }
         match expr {
             TypeExpr::Integer(int) => Integers {
-                plain: !int.rust_integer(),
-                rust: int.rust_integer(),
+                plain: !int.literal_only,
+                rust: int.literal_only,
             },
             TypeExpr::Array(inner) | TypeExpr::Map(inner) | TypeExpr::Nullable(inner) => {
                 self.integers_of(inner, depth + 1)

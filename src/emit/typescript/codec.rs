@@ -394,13 +394,10 @@ impl<'m> Builder<'m> {
                 let (lowest, highest) = int.width.range();
                 let min = double_at_least(int.minimum.unwrap_or(lowest).max(lowest));
                 let max = double_at_most(int.maximum.unwrap_or(highest).min(highest));
-                // serde reads `-0` as a float where the schema says a Rust integer;
-                // JSON Schema's `integer` takes it.
-                let reader = if int.rust_integer() {
-                    "strictInt"
-                } else {
-                    "int"
-                };
+                // serde reads `-0` as a float where the schema says a Rust integer,
+                // and draft-04 counts no float literal as an integer; JSON Schema's
+                // later `integer` takes it.
+                let reader = if int.literal_only { "strictInt" } else { "int" };
                 format!("return $.{reader}(v, e, s, {min}, {max});")
             }
             TypeExpr::Literal(value) => {
@@ -542,7 +539,7 @@ impl<'m> Builder<'m> {
     /// nullable or named through aliases, or an untagged union whose only alternatives
     /// that take a number are such integers.
     fn rust_integer(&self, expr: &TypeExpr) -> bool {
-        self.number_reading(expr, 0) == NumberReading::RustInteger
+        self.number_reading(expr, 0) == NumberReading::LiteralInteger
     }
 
     /// How a value of `expr` reads a number (`depth`: how many names were followed; a
@@ -552,7 +549,7 @@ impl<'m> Builder<'m> {
             return NumberReading::Any;
         }
         match expr {
-            TypeExpr::Integer(int) if int.rust_integer() => NumberReading::RustInteger,
+            TypeExpr::Integer(int) if int.literal_only => NumberReading::LiteralInteger,
             TypeExpr::Integer(_) | TypeExpr::Number(_) | TypeExpr::Any => NumberReading::Any,
             TypeExpr::Literal(Literal::Number(_)) => NumberReading::Any,
             TypeExpr::Nullable(inner) => self.number_reading(inner, depth),
@@ -584,7 +581,7 @@ impl<'m> Builder<'m> {
             };
             match each {
                 NumberReading::Any => return NumberReading::Any,
-                NumberReading::RustInteger => reading = NumberReading::RustInteger,
+                NumberReading::LiteralInteger => reading = NumberReading::LiteralInteger,
                 NumberReading::None => {}
             }
         }
@@ -1402,8 +1399,9 @@ fn needs_writer<'m>(model: &'m Model, name: &'m str, known: &mut HashMap<&'m str
 enum NumberReading {
     /// It takes no number.
     None,
-    /// As a Rust integer: a whole number written as a float (`1.0`) is refused.
-    RustInteger,
+    /// As an integer written as an integer literal (a Rust integer, a draft-04
+    /// `integer`): a whole number written as a float (`1.0`, `-0`) is refused.
+    LiteralInteger,
     /// As a number of any spelling.
     Any,
 }

@@ -390,6 +390,7 @@ mod tests {
             None,
             schema,
             None,
+            super::super::drafts::Draft::D2020,
             &super::super::refs::Sources::none(),
         )
         .unwrap()

@@ -61,7 +61,7 @@ pub(super) fn build(
     drafts::meta_validate(file, document, draft)?;
     directions::check(file, document)?;
     let (normalized, written) = drafts::normalized(document.clone(), draft);
-    let mut resources = Resources::load(file, path, normalized, written, sources)?;
+    let mut resources = Resources::load(file, path, normalized, written, draft, sources)?;
     if let Some(note) = assumed {
         let note = Warning::new(file, "/$schema", note).reaching(super::Reach::Keyword);
         resources.notes.insert(0, note);

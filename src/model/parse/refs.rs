@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use crate::uri::resolve as resolve_uri;
 use serde_json::Value;
 
-use super::drafts;
+use super::drafts::{self, Draft};
 use super::keywords::subschemas;
 use crate::model::{Error, Reach, Warning};
 
@@ -76,8 +76,21 @@ pub(super) struct Document {
     /// Its content as written, when that spelling differs (an older draft's keywords):
     /// what a location is translated into for messages ([`Resources::as_written`]).
     pub written: Option<Value>,
+    /// The draft it was read as: what its keywords mean where the 2020-12 spelling
+    /// cannot say it (a draft-04 `integer`, see [`Document::integer_literal_only`]).
+    pub draft: Draft,
     /// Its base URI.
     pub base: String,
+}
+
+impl Document {
+    /// Whether an `integer` of this document is read from an integer literal only:
+    /// draft-04 defines an integer as a JSON number without a fraction or exponent
+    /// part, so `1.0` is not one (from draft-06 on, any number whose fraction is zero
+    /// is), and its validators read `-0` as the float it is spelled as.
+    pub fn integer_literal_only(&self) -> bool {
+        self.draft == Draft::D4
+    }
 }
 
 /// Where a `$ref` leads.
@@ -137,6 +150,7 @@ impl Resources {
         path: Option<&Path>,
         document: Value,
         written: Option<Value>,
+        draft: Draft,
         sources: &Sources,
     ) -> Result<Resources, Error> {
         let path = path.and_then(|p| p.canonicalize().ok());
@@ -147,6 +161,7 @@ impl Resources {
                 path,
                 value: document,
                 written,
+                draft,
                 base,
             }],
             by_uri: HashMap::new(),
@@ -413,6 +428,7 @@ impl Resources {
             path,
             value,
             written,
+            draft,
             base,
         });
         self.index(index);

@@ -74,11 +74,16 @@ impl Parser<'_> {
             (Some(min), Some(max)) => width_for(min, max),
             _ => IntWidth::I64,
         });
+        let rust = format
+            .as_deref()
+            .is_some_and(|f| crate::model::RUST_INTEGER_FORMATS.contains(&f));
+        let (doc, _) = self.location(pointer);
         Ok(IntType {
             width,
             format,
             minimum,
             maximum,
+            literal_only: rust || self.resources.docs[doc].integer_literal_only(),
         })
     }
 

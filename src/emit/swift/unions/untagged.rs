@@ -141,10 +141,11 @@ fn integer_bounds(ctx: &TypeContext<'_>, case: &Case) -> Option<String> {
     payload_integer(ctx, case).and_then(types::int_bounds)
 }
 
-/// Whether the variant's payload is an integer that serde reads as a Rust integer (an
-/// integer of JSON Schema's own takes `1.0`; see `TypeContext::takes_whole_floats`).
+/// Whether the variant's payload is an integer read from an integer literal only (a
+/// Rust integer, or draft-04's; any other takes `1.0`: see
+/// `TypeContext::takes_whole_floats`).
 fn rust_integer(ctx: &TypeContext<'_>, case: &Case) -> bool {
-    payload_integer(ctx, case).is_some_and(|int| int.rust_integer())
+    payload_integer(ctx, case).is_some_and(|int| int.literal_only)
 }
 
 /// The integer a variant's payload is, directly or through aliases, when the payload

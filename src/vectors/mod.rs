@@ -520,6 +520,15 @@ impl Filer<'_> {
                 // The violation at the candidate's fault, where the schema sees it there
                 // (its base may break a keyword the model does not enforce, first).
                 let first = verdict.violations.iter().position(at).unwrap_or(0);
+                // A text edit's value, where the validator judges it as it judges the
+                // text (a whole number written as a float, `-0`).
+                let alike = match edited {
+                    true => {
+                        let text = vector.text.as_deref().unwrap_or_default();
+                        oracle.value_judged_alike(root, text, reply_to, &verdict.violations)?
+                    }
+                    false => None,
+                };
                 let violation = verdict.violations.into_iter().nth(first);
                 vector.fault = Some(
                     violation
@@ -539,15 +548,18 @@ impl Filer<'_> {
                 // a text edit's, which `message` does not hold): where the fault is a
                 // value of an untagged union that one alternative takes but for keywords
                 // the model warned about (a string given to the number alternative, which
-                // the string alternative takes but for its unenforced `pattern`).
-                if !edited {
-                    vector.unenforced = match keep.as_deref() {
-                        None => oracle.only_unenforced(root, &vector.message)?,
-                        Some(at) => {
-                            oracle.only_unenforced_alternative(root, &vector.message, at)?
-                        }
-                    };
-                }
+                // the string alternative takes but for its unenforced `pattern`). Built
+                // with a text edit the value keeps (`1.0` for an integer that takes it):
+                // refused only by keywords the model warned about, as its base may be
+                // (dependabot's `schedule`, required by an unenforced `if`/`then`).
+                vector.unenforced = match (&alike, keep.as_deref()) {
+                    (Some(value), _) => oracle.only_unenforced(root, value)?,
+                    (None, _) if edited => false,
+                    (None, None) => oracle.only_unenforced(root, &vector.message)?,
+                    (None, Some(at)) => {
+                        oracle.only_unenforced_alternative(root, &vector.message, at)?
+                    }
+                };
                 out.invalid.push(vector);
             }
         }

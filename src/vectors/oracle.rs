@@ -204,6 +204,31 @@ impl<'p> Oracle<'p> {
         }
     }
 
+    /// The value `text` reads as, where the validator judges that value as it judged
+    /// the text (`violations`: the same kinds at the same places): a whole number
+    /// written as a float, or `-0`, is a float of the value too. None where the text
+    /// says what no value holds (a key given twice, a lone surrogate, `1e400`, nesting
+    /// past serde_json's limit), which the validator reads from the text alone.
+    pub fn value_judged_alike(
+        &mut self,
+        root: &NamedType,
+        text: &str,
+        reply_to: Option<&str>,
+        violations: &[Violation],
+    ) -> Result<Option<Value>> {
+        let Ok(value) = serde_json::from_str::<Value>(text) else {
+            return Ok(None);
+        };
+        let again = self.judge(root, &value.to_string(), reply_to)?;
+        let alike = again.violations.len() == violations.len()
+            && again
+                .violations
+                .iter()
+                .zip(violations)
+                .all(|(a, b)| a.pointer == b.pointer && a.kind == b.kind);
+        Ok(alike.then_some(value))
+    }
+
     /// Whether a value the schema rejects breaks only keywords the model warned it does
     /// not enforce.
     pub fn only_unenforced(&mut self, root: &NamedType, value: &Value) -> Result<bool> {

@@ -388,3 +388,46 @@ fn a_fault_only_an_unenforced_keyword_finds_is_marked_unenforced() {
         "{at_timeout:?}"
     );
 }
+
+/// A vector with a text edit the parsed value keeps (`1.0`, `-0` for an integer that
+/// takes a whole float) is marked by what the validator finds in that value: where its
+/// base breaks only a rule the model warned about (dependabot's `schedule`, required by
+/// an unenforced `if`/`then`), every language takes it, and it says so; where the edit
+/// breaks an enforced bound (`-0` below a `minimum` of 1), it does not.
+#[test]
+fn a_text_edit_refused_only_by_an_unenforced_rule_is_marked_unenforced() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Update",
+        "type": "object",
+        "properties": {
+            "days": {"type": "integer", "minimum": 0},
+            "limit": {"type": "integer", "minimum": 1},
+            "group": {"type": "string"},
+            "schedule": {"type": "string"}
+        },
+        "allOf": [{
+            "if": {"not": {"required": ["group"]}},
+            "then": {"required": ["schedule"]}
+        }]
+    });
+    let generated = generated_from("update.schema.json", &schema);
+    let marked = |name: &str| {
+        generated[0]
+            .invalid
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.unenforced)
+            .unwrap_or_else(|| {
+                let names: Vec<&str> = generated[0]
+                    .invalid
+                    .iter()
+                    .map(|v| v.name.as_str())
+                    .collect();
+                panic!("no invalid vector {name}: {names:?}")
+            })
+    };
+    assert!(marked("Update/days: 1.0"));
+    assert!(marked("Update/days: -0"));
+    assert!(!marked("Update/limit: -0"));
+}

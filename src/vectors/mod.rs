@@ -543,22 +543,20 @@ impl Filer<'_> {
                         .map_or(String::new(), |v| v.pointer.clone()),
                 );
                 vector.why = violation.map(|v| v.message);
-                // Built valid: refused only by keywords the model warned it does not
-                // enforce, every language takes it. Built with a fault of its own (never
-                // a text edit's, which `message` does not hold): where the fault is a
-                // value of an untagged union that one alternative takes but for keywords
-                // the model warned about (a string given to the number alternative, which
-                // the string alternative takes but for its unenforced `pattern`). Built
-                // with a text edit the value keeps (`1.0` for an integer that takes it):
-                // refused only by keywords the model warned about, as its base may be
-                // (dependabot's `schedule`, required by an unenforced `if`/`then`).
-                vector.unenforced = match (&alike, keep.as_deref()) {
+                // Refused only by keywords the model warned it does not enforce (a
+                // union counts where one alternative takes the value but for such
+                // keywords), every language takes it: built valid, built with a fault
+                // that only such a keyword finds (a string given to the number
+                // alternative, which the string alternative takes but for its
+                // unenforced `pattern`; a base refused by an unenforced `minProperties`
+                // where the "fault" is a value the schema takes), or built with a text
+                // edit the value keeps (`1.0` for an integer that takes it, beside
+                // dependabot's `schedule`, required by an unenforced `if`/`then`). A text
+                // edit no value holds (a key twice) is the text's own fault.
+                vector.unenforced = match (&alike, edited) {
                     (Some(value), _) => oracle.only_unenforced(root, value)?,
-                    (None, _) if edited => false,
-                    (None, None) => oracle.only_unenforced(root, &vector.message)?,
-                    (None, Some(at)) => {
-                        oracle.only_unenforced_alternative(root, &vector.message, at)?
-                    }
+                    (None, true) => false,
+                    (None, false) => oracle.only_unenforced(root, &vector.message)?,
                 };
                 out.invalid.push(vector);
             }

@@ -238,32 +238,6 @@ impl<'p> Oracle<'p> {
         let failures = self.failures(root, value)?;
         Ok(only_failing(&failures, &|failure| self.covers(failure)))
     }
-
-    /// Whether a value the schema rejects breaks one union at `at` alone, which one of
-    /// its alternatives takes but for keywords the model warned it does not enforce.
-    pub fn only_unenforced_alternative(
-        &mut self,
-        root: &NamedType,
-        value: &Value,
-        at: &str,
-    ) -> Result<bool> {
-        if self.warned.is_empty() {
-            return Ok(false);
-        }
-        let failures = self.failures(root, value)?;
-        Ok(match failures.as_slice() {
-            [
-                Failure::Alternatives {
-                    instance,
-                    alternatives,
-                    ..
-                },
-            ] if instance == at => alternatives
-                .iter()
-                .any(|errors| only_failing(errors, &|failure| self.covers(failure))),
-            _ => false,
-        })
-    }
 }
 
 fn outcome_name(outcome: Outcome) -> &'static str {

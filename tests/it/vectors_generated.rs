@@ -431,3 +431,40 @@ fn a_text_edit_refused_only_by_an_unenforced_rule_is_marked_unenforced() {
     assert!(marked("Update/days: -0"));
     assert!(!marked("Update/limit: -0"));
 }
+
+/// A fault-built vector whose base breaks an unenforced keyword too (github-workflow's
+/// `jobs: {}` under `minProperties: 1`) is marked by all it breaks: a string given to
+/// the boolean alternative, which the string alternative takes but for its unenforced
+/// `pattern`, is unenforced; a value no alternative's types take is not.
+#[test]
+fn a_fault_beside_an_unenforced_base_is_marked_by_all_it_breaks() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Workflow",
+        "type": "object",
+        "properties": {
+            "jobs": {"type": "object", "minProperties": 1},
+            "flag": {"oneOf": [{"type": "boolean"}, {"type": "string", "pattern": "^\\$\\{\\{"}]}
+        },
+        "required": ["jobs"]
+    });
+    let generated = generated_from("workflow.schema.json", &schema);
+    let at_flag: Vec<(String, bool)> = generated[0]
+        .invalid
+        .iter()
+        .filter(|v| v.name.contains("/flag"))
+        .map(|v| (v.name.clone(), v.unenforced))
+        .collect();
+    assert!(
+        at_flag
+            .iter()
+            .any(|(name, unenforced)| name.ends_with("[Boolean]: a string") && *unenforced),
+        "{at_flag:?}"
+    );
+    assert!(
+        at_flag
+            .iter()
+            .any(|(name, unenforced)| name.ends_with(": a number") && !unenforced),
+        "{at_flag:?}"
+    );
+}

@@ -83,7 +83,8 @@ use serde_json::Value;
 pub use error::{Error, Reach, Warning};
 pub use outline::{expr_text, outline};
 pub(crate) use parse::{
-    INSTANCE_VALUED, MAX_DEPTH as MAX_SCHEMA_DEPTH, SCHEMA_MAPS, percent_decode, subschemas_mut,
+    INSTANCE_VALUED, MAX_DEPTH as MAX_SCHEMA_DEPTH, META_SCHEMA_POINTER, SCHEMA_MAPS,
+    is_meta_schema, percent_decode, subschemas_mut,
 };
 pub use parse::{Sources, explicit_reading, pascal_case};
 

@@ -124,10 +124,17 @@ fn failure(error: &ValidationError<'_>) -> Failure {
 }
 
 /// Where the failing keyword is: in the document a `$ref` led to (the fragment of its
-/// absolute location), else along the schema from the root.
+/// absolute location; in a draft's meta-schema, below the model's place for it, as the
+/// conformance kit reads a warning's location: what follows its `#`), else along the
+/// schema from the root.
 fn location(error: &ValidationError<'_>) -> String {
     match error.absolute_keyword_location() {
         Some(location) => match location.as_str().split_once('#') {
+            Some((uri, fragment)) if crate::model::is_meta_schema(uri) => format!(
+                "{}{}",
+                crate::model::META_SCHEMA_POINTER.trim_start_matches('#'),
+                super::discriminator::fragment_pointer(fragment)
+            ),
             Some((_, fragment)) => super::discriminator::fragment_pointer(fragment),
             None => String::new(),
         },

@@ -405,6 +405,9 @@ impl Filer<'_> {
         let (oracle, out, own) = (&mut self.oracle, &mut self.out, self.own);
         let mut text = text::write(&candidate.wire, candidate.edit.as_ref());
         let edited = candidate.edit.is_some();
+        // A value written otherwise (`1.0`, `-0`), not a key twice: a value that a
+        // reader of the text may hold as its value.
+        let respelled = matches!(candidate.edit, Some((_, build::Edit::Raw(_))));
         let label = format!("{}{}: {}", root.name, candidate.path, candidate.what);
         let named = |err: Error| match err {
             Error::Vectors { message, .. } => Error::Vectors {
@@ -522,7 +525,7 @@ impl Filer<'_> {
                 let first = verdict.violations.iter().position(at).unwrap_or(0);
                 // A text edit's value, where the validator judges it as it judges the
                 // text (a whole number written as a float, `-0`).
-                let alike = match edited {
+                let alike = match respelled {
                     true => {
                         let text = vector.text.as_deref().unwrap_or_default();
                         oracle.value_judged_alike(root, text, reply_to, &verdict.violations)?
@@ -543,20 +546,24 @@ impl Filer<'_> {
                         .map_or(String::new(), |v| v.pointer.clone()),
                 );
                 vector.why = violation.map(|v| v.message);
-                // Refused only by keywords the model warned it does not enforce (a
-                // union counts where one alternative takes the value but for such
-                // keywords), every language takes it: built valid, built with a fault
-                // that only such a keyword finds (a string given to the number
+                // Refused only by keywords the model warned it does not enforce, every
+                // language takes it: built valid (a union counts where one alternative
+                // takes the value but for such keywords), or built with a text edit the
+                // value keeps (`1.0` for an integer that takes it, beside dependabot's
+                // `schedule`, required by an unenforced `if`/`then`; a key given twice,
+                // which the validator of a foreign schema reads as its last value, is
+                // refused by the generated decoders, as by serde). Built with a fault
+                // of its own: where the fault is a value of an untagged union that one
+                // alternative takes but for such keywords (a string given to the number
                 // alternative, which the string alternative takes but for its
-                // unenforced `pattern`; a base refused by an unenforced `minProperties`
-                // where the "fault" is a value the schema takes), or built with a text
-                // edit the value keeps (`1.0` for an integer that takes it, beside
-                // dependabot's `schedule`, required by an unenforced `if`/`then`). A text
-                // edit no value holds (a key twice) is the text's own fault.
-                vector.unenforced = match (&alike, edited) {
+                // unenforced `pattern`), and the rest of the message breaks only such
+                // keywords (github-workflow's `jobs: {}` under `minProperties: 1`). A
+                // text edit no value holds (a key twice) is the text's own fault.
+                vector.unenforced = match (&alike, keep.as_deref()) {
                     (Some(value), _) => oracle.only_unenforced(root, value)?,
-                    (None, true) => false,
-                    (None, false) => oracle.only_unenforced(root, &vector.message)?,
+                    (None, _) if edited => false,
+                    (None, None) => oracle.only_unenforced(root, &vector.message)?,
+                    (None, Some(at)) => oracle.only_unenforced_at(root, &vector.message, at)?,
                 };
                 out.invalid.push(vector);
             }

@@ -238,6 +238,66 @@ impl<'p> Oracle<'p> {
         let failures = self.failures(root, value)?;
         Ok(only_failing(&failures, &|failure| self.covers(failure)))
     }
+
+    /// Whether a value built with a fault at `at` is refused only by keywords the model
+    /// warned it does not enforce (a union counting where one alternative takes the
+    /// value but for them), and at or below `at` among them: the validator sees the
+    /// fault, but only through such keywords (a string given to the number alternative,
+    /// which the string alternative takes but for its unenforced `pattern`), and the
+    /// rest of the message breaks only such keywords too (its base may break an
+    /// unenforced `minProperties` beside the fault). Where the validator sees nothing
+    /// at the fault, the generated types, which built it as one from the model, may.
+    pub fn only_unenforced_at(
+        &mut self,
+        root: &NamedType,
+        value: &Value,
+        at: &str,
+    ) -> Result<bool> {
+        if self.warned.is_empty() {
+            return Ok(false);
+        }
+        let failures = self.failures(root, value)?;
+        Ok(self.passes_all(&failures, at) == Some(true))
+    }
+
+    /// Whether every failure of `failures` is warned about as [`Self::only_unenforced_at`]
+    /// says: None when one is not, else whether one of them is at or below `at`.
+    fn passes_all(&self, failures: &[Failure], at: &str) -> Option<bool> {
+        if failures.is_empty() {
+            return None;
+        }
+        let mut seen = false;
+        for failure in failures {
+            seen |= self.passes(failure, at)?;
+        }
+        Some(seen)
+    }
+
+    fn passes(&self, failure: &Failure, at: &str) -> Option<bool> {
+        let (Failure::Keyword { instance, .. } | Failure::Alternatives { instance, .. }) = failure;
+        match failure {
+            // The fault's own union: one alternative takes the value but for warned
+            // keywords.
+            Failure::Alternatives { alternatives, .. } if instance == at => alternatives
+                .iter()
+                .any(|errors| only_failing(errors, &|f| self.covers(f)))
+                .then_some(true),
+            // The fault found by a keyword: the generated types may see it too, though
+            // the keyword is warned about (an object schema typed as one).
+            _ if instance
+                .strip_prefix(at)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')) =>
+            {
+                None
+            }
+            _ if self.covers(failure) => Some(false),
+            Failure::Keyword { .. } => None,
+            Failure::Alternatives { alternatives, .. } => alternatives
+                .iter()
+                .filter_map(|errors| self.passes_all(errors, at))
+                .reduce(|a, b| a || b),
+        }
+    }
 }
 
 fn outcome_name(outcome: Outcome) -> &'static str {

@@ -1509,3 +1509,29 @@ fn a_draft_04_integer_is_read_from_an_integer_literal_only() {
     assert!(literal_only(draft_07, Some("uint32")));
     assert!(!literal_only(draft_07, Some("port")));
 }
+
+/// A `$ref` to a draft's meta-schema becomes a type of any JSON, with a warning placed
+/// at that type (`#meta-schema`), never at the document's root: the conformance kit
+/// reads a warning as reaching everything below its location, and one at the root
+/// excused every keyword of the document (aio-connector-metadata's `defaultDestination:
+/// []`, refused by every language for its enforced `type: object`, was marked as taken
+/// by all of them).
+#[test]
+fn the_meta_schema_warning_is_placed_at_the_meta_schema_not_the_root() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "config": {"$ref": "http://json-schema.org/draft-07/schema#"},
+            "n": {"type": "integer"}
+        }
+    }));
+    let at: Vec<&str> = model
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("meta-schema"))
+        .map(|w| w.pointer.as_str())
+        .collect();
+    assert_eq!(at, ["#meta-schema"]);
+}

@@ -39,6 +39,7 @@ use unions::type_name;
 
 pub use drafts::explicit_reading;
 pub use refs::Sources;
+pub(crate) use refs::{META_SCHEMA_POINTER, is_meta_schema};
 use refs::{Resources, Target};
 
 /// How deep schemas may nest (objects inside arrays inside properties ...).
@@ -213,12 +214,14 @@ impl<'a> Parser<'a> {
                     self.by_target.insert(target.clone(), name.clone());
                     self.add_def(
                         name.clone(),
-                        "#meta-schema".to_owned(),
+                        refs::META_SCHEMA_POINTER.to_owned(),
                         &ANY_SCHEMA,
                         Origin::Defs,
                     );
+                    // At the meta-schema, not the document's root: a warning at the root
+                    // would reach every keyword of the document.
                     self.warn(
-                        "",
+                        refs::META_SCHEMA_POINTER,
                         format!("`$ref`s to a JSON Schema meta-schema are typed `{name}`: any JSON value, not checked as a schema"),
                     );
                 }

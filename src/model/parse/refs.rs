@@ -138,6 +138,17 @@ fn base_of(value: &Value, path: Option<&Path>, index: usize) -> String {
     }
 }
 
+/// Whether `uri` (without a fragment, or with an empty one) names a draft's
+/// meta-schema: a `$ref` to it means "any JSON Schema".
+pub(crate) fn is_meta_schema(uri: &str) -> bool {
+    META_SCHEMAS.contains(&strip_empty_fragment(uri))
+}
+
+/// Where messages place what a `$ref` to a meta-schema stands for: the pointer of the
+/// type it becomes, and of the warning that it is not checked as a schema (the
+/// validator's failures inside a meta-schema are placed under it too).
+pub(crate) const META_SCHEMA_POINTER: &str = "#meta-schema";
+
 fn strip_empty_fragment(uri: &str) -> &str {
     uri.strip_suffix('#').unwrap_or(uri)
 }
@@ -274,9 +285,7 @@ impl Resources {
                 None => return Ok(Err(format!("malformed `$ref` {reference:?}"))),
             }
         };
-        if META_SCHEMAS.contains(&strip_empty_fragment(&absolute))
-            && !self.by_uri.contains_key(&absolute)
-        {
+        if is_meta_schema(&absolute) && !self.by_uri.contains_key(&absolute) {
             return Ok(Ok(Target::MetaSchema));
         }
         let located = match self.by_uri.get(&absolute).cloned() {

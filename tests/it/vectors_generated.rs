@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 use symgen::emit::{self, Module};
-use symgen::vectors::{self, Generated};
+use symgen::vectors::{self, Generated, Vector};
 use symgen_protocols::all as registry;
 
 /// The seed protocols' schemas, as `(path, text)`: the committed files (held current
@@ -369,23 +369,29 @@ fn a_fault_only_an_unenforced_keyword_finds_is_marked_unenforced() {
         }
     });
     let generated = generated_from("config.schema.json", &schema);
-    let at_timeout: Vec<(String, bool)> = generated[0]
+    let at_timeout = marked(&generated[0], |v| v.pointer.as_deref() == Some("/timeout"));
+    assert_marked(&at_timeout, "[Number]: a string", true);
+    assert_marked(&at_timeout, ": a wrong type", false);
+}
+
+/// The invalid vectors `pick` chooses, by name, with whether each is `unenforced`.
+fn marked(generated: &Generated, pick: impl Fn(&Vector) -> bool) -> Vec<(String, bool)> {
+    generated
         .invalid
         .iter()
-        .filter(|v| v.pointer.as_deref() == Some("/timeout"))
+        .filter(|v| pick(v))
         .map(|v| (v.name.clone(), v.unenforced))
-        .collect();
+        .collect()
+}
+
+/// Fails unless a vector of `marked` whose name ends with `ending` is `unenforced` as
+/// `expected` says.
+fn assert_marked(marked: &[(String, bool)], ending: &str, expected: bool) {
     assert!(
-        at_timeout
+        marked
             .iter()
-            .any(|(name, unenforced)| name.ends_with("[Number]: a string") && *unenforced),
-        "{at_timeout:?}"
-    );
-    assert!(
-        at_timeout
-            .iter()
-            .any(|(name, unenforced)| name.ends_with(": a wrong type") && !unenforced),
-        "{at_timeout:?}"
+            .any(|(name, unenforced)| name.ends_with(ending) && *unenforced == expected),
+        "no vector `…{ending}` marked {expected}: {marked:?}"
     );
 }
 
@@ -412,24 +418,10 @@ fn a_text_edit_refused_only_by_an_unenforced_rule_is_marked_unenforced() {
         }]
     });
     let generated = generated_from("update.schema.json", &schema);
-    let marked = |name: &str| {
-        generated[0]
-            .invalid
-            .iter()
-            .find(|v| v.name == name)
-            .map(|v| v.unenforced)
-            .unwrap_or_else(|| {
-                let names: Vec<&str> = generated[0]
-                    .invalid
-                    .iter()
-                    .map(|v| v.name.as_str())
-                    .collect();
-                panic!("no invalid vector {name}: {names:?}")
-            })
-    };
-    assert!(marked("Update/days: 1.0"));
-    assert!(marked("Update/days: -0"));
-    assert!(!marked("Update/limit: -0"));
+    let update = marked(&generated[0], |_| true);
+    assert_marked(&update, "Update/days: 1.0", true);
+    assert_marked(&update, "Update/days: -0", true);
+    assert_marked(&update, "Update/limit: -0", false);
 }
 
 /// A fault-built vector whose base breaks an unenforced keyword too (github-workflow's
@@ -449,22 +441,7 @@ fn a_fault_beside_an_unenforced_base_is_marked_by_all_it_breaks() {
         "required": ["jobs"]
     });
     let generated = generated_from("workflow.schema.json", &schema);
-    let at_flag: Vec<(String, bool)> = generated[0]
-        .invalid
-        .iter()
-        .filter(|v| v.name.contains("/flag"))
-        .map(|v| (v.name.clone(), v.unenforced))
-        .collect();
-    assert!(
-        at_flag
-            .iter()
-            .any(|(name, unenforced)| name.ends_with("[Boolean]: a string") && *unenforced),
-        "{at_flag:?}"
-    );
-    assert!(
-        at_flag
-            .iter()
-            .any(|(name, unenforced)| name.ends_with(": a number") && !unenforced),
-        "{at_flag:?}"
-    );
+    let at_flag = marked(&generated[0], |v| v.name.contains("/flag"));
+    assert_marked(&at_flag, "[Boolean]: a string", true);
+    assert_marked(&at_flag, ": a number", false);
 }

@@ -548,17 +548,17 @@ impl Filer<'_> {
                 vector.why = violation.map(|v| v.message);
                 // Refused only by keywords the model warned it does not enforce, every
                 // language takes it: built valid (a union counts where one alternative
-                // takes the value but for such keywords), or built with a text edit the
-                // value keeps (`1.0` for an integer that takes it, beside dependabot's
-                // `schedule`, required by an unenforced `if`/`then`; a key given twice,
-                // which the validator of a foreign schema reads as its last value, is
-                // refused by the generated decoders, as by serde). Built with a fault
-                // of its own: where the fault is a value of an untagged union that one
-                // alternative takes but for such keywords (a string given to the number
-                // alternative, which the string alternative takes but for its
-                // unenforced `pattern`), and the rest of the message breaks only such
-                // keywords (github-workflow's `jobs: {}` under `minProperties: 1`). A
-                // text edit no value holds (a key twice) is the text's own fault.
+                // takes the value but for such keywords), or built with a respelled
+                // number the value keeps (`1.0` for an integer that takes it, beside
+                // dependabot's `schedule`, required by an unenforced `if`/`then`). Built
+                // with a fault of its own: where the fault is a value of an untagged
+                // union that one alternative takes but for such keywords (a string given
+                // to the number alternative, which the string alternative takes but for
+                // its unenforced `pattern`), and the rest of the message breaks only such
+                // keywords (github-workflow's `jobs: {}` under `minProperties: 1`). Any
+                // other text edit is the text's own fault: a key given twice, which the
+                // validator of a foreign schema reads as its last value, is refused by
+                // the generated decoders, as serde refuses it.
                 vector.unenforced = match (&alike, keep.as_deref()) {
                     (Some(value), _) => oracle.only_unenforced(root, value)?,
                     (None, _) if edited => false,

@@ -239,14 +239,14 @@ impl<'p> Oracle<'p> {
         Ok(only_failing(&failures, &|failure| self.covers(failure)))
     }
 
-    /// Whether a value built with a fault at `at` is refused only by keywords the model
-    /// warned it does not enforce (a union counting where one alternative takes the
-    /// value but for them), and at or below `at` among them: the validator sees the
-    /// fault, but only through such keywords (a string given to the number alternative,
-    /// which the string alternative takes but for its unenforced `pattern`), and the
-    /// rest of the message breaks only such keywords too (its base may break an
-    /// unenforced `minProperties` beside the fault). Where the validator sees nothing
-    /// at the fault, the generated types, which built it as one from the model, may.
+    /// Whether a value built with a fault at `at` is refused there only as a value of a
+    /// union that one alternative takes but for keywords the model warned it does not
+    /// enforce (a string given to the number alternative, which the string alternative
+    /// takes but for its unenforced `pattern`), and elsewhere only by such keywords (its
+    /// base may break an unenforced `minProperties` beside the fault; the fault may sit
+    /// in an alternative of an outer union). Where the validator finds the fault through
+    /// a single keyword, warned about or not, or finds nothing at the fault, the
+    /// generated types, which built it as a fault from the model, may see it.
     pub fn only_unenforced_at(
         &mut self,
         root: &NamedType,
@@ -260,8 +260,8 @@ impl<'p> Oracle<'p> {
         Ok(self.passes_all(&failures, at) == Some(true))
     }
 
-    /// Whether every failure of `failures` is warned about as [`Self::only_unenforced_at`]
-    /// says: None when one is not, else whether one of them is at or below `at`.
+    /// Whether every failure of `failures` passes as [`Self::only_unenforced_at`] says:
+    /// None when one does not, else whether the union at `at` was among them.
     fn passes_all(&self, failures: &[Failure], at: &str) -> Option<bool> {
         if failures.is_empty() {
             return None;

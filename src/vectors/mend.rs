@@ -164,12 +164,14 @@ fn rename(
 }
 
 fn under(pointer: &str, keep: Option<&str>) -> bool {
-    keep.is_some_and(|keep| {
-        pointer == keep
-            || pointer
-                .strip_prefix(keep)
-                .is_some_and(|rest| rest.starts_with('/'))
-    })
+    keep.is_some_and(|keep| within(pointer, keep))
+}
+
+/// Whether the JSON Pointer `pointer` is `base` or below it.
+pub(super) fn within(pointer: &str, base: &str) -> bool {
+    pointer
+        .strip_prefix(base)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// Changes `slot` to obey what the keyword asks; whether it changed.

@@ -151,12 +151,7 @@ impl<'p> Oracle<'p> {
     /// model warned it does not enforce: at a warned pointer or below it (an unenforced
     /// `if` leaves its `then` and `else` unenforced too).
     pub fn covered(&self, location: &str) -> bool {
-        let under = |base: &str| {
-            location == base
-                || location
-                    .strip_prefix(base)
-                    .is_some_and(|rest| rest.starts_with('/'))
-        };
+        let under = |base: &str| super::mend::within(location, base);
         self.warned.iter().any(|(w, reach)| {
             *reach == Reach::Below
                 && (under(w)
@@ -284,12 +279,7 @@ impl<'p> Oracle<'p> {
                 .then_some(true),
             // The fault found by a keyword: the generated types may see it too, though
             // the keyword is warned about (an object schema typed as one).
-            _ if instance
-                .strip_prefix(at)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')) =>
-            {
-                None
-            }
+            _ if super::mend::within(instance, at) => None,
             _ if self.covers(failure) => Some(false),
             Failure::Keyword { .. } => None,
             Failure::Alternatives { alternatives, .. } => alternatives

@@ -405,7 +405,7 @@ impl<'m> Builder<'m> {
                 format!("return $.konst(v, e, s, {value});")
             }
             TypeExpr::Array(item) => {
-                let integers = if self.rust_integer(item) {
+                let integers = if self.literal_integer(item) {
                     ", true"
                 } else {
                     ""
@@ -414,7 +414,7 @@ impl<'m> Builder<'m> {
                 format!("return $.array(v, e, s, {item}{integers});")
             }
             TypeExpr::Map(value) => {
-                let integers = if self.rust_integer(value) {
+                let integers = if self.literal_integer(value) {
                     ", true"
                 } else {
                     ""
@@ -424,7 +424,7 @@ impl<'m> Builder<'m> {
             }
             TypeExpr::Tuple(items) => {
                 let integers: Vec<String> = (0..items.len())
-                    .filter(|&i| self.rust_integer(&items[i]))
+                    .filter(|&i| self.literal_integer(&items[i]))
                     .map(|i| i.to_string())
                     .collect();
                 let items: Vec<String> = items.iter().map(|i| self.reader(i)).collect();
@@ -534,11 +534,11 @@ impl<'m> Builder<'m> {
         self.object_body(faults, fill)
     }
 
-    /// Whether serde reads a value of `expr` as a Rust integer, so that a whole number
-    /// written as a float (`1.0`) is refused: an integer of a Rust width, possibly
-    /// nullable or named through aliases, or an untagged union whose only alternatives
-    /// that take a number are such integers.
-    fn rust_integer(&self, expr: &TypeExpr) -> bool {
+    /// Whether a value of `expr` is read from an integer literal only, so that a whole
+    /// number written as a float (`1.0`) is refused: an integer of a Rust width or of a
+    /// draft-04 document, possibly nullable or named through aliases, or an untagged
+    /// union whose only alternatives that take a number are such integers.
+    fn literal_integer(&self, expr: &TypeExpr) -> bool {
         self.number_reading(expr, 0) == NumberReading::LiteralInteger
     }
 
@@ -590,7 +590,7 @@ impl<'m> Builder<'m> {
 
     /// The keys (wire names and aliases) of the `fields` serde reads as Rust integers.
     fn integer_keys<'f>(&self, fields: &'f [Field]) -> Vec<&'f str> {
-        let integers = fields.iter().filter(|f| self.rust_integer(&f.ty));
+        let integers = fields.iter().filter(|f| self.literal_integer(&f.ty));
         known_keys(integers)
     }
 
@@ -602,7 +602,7 @@ impl<'m> Builder<'m> {
     fn text_faults(&mut self, known: &[&str], others: &Others, integers: &[&str]) -> String {
         let declared = self.strings_constant(&distinct(known));
         // Other keys read as Rust integers (`#[serde(flatten)]` of a map of them).
-        let other_integers = matches!(others, Others::Typed(ty) if self.rust_integer(ty));
+        let other_integers = matches!(others, Others::Typed(ty) if self.literal_integer(ty));
         let others = matches!(others, Others::Typed(_));
         if integers.is_empty() && !other_integers {
             return format!("  $.faults(v, e, {declared}, {others});");
@@ -1003,12 +1003,12 @@ impl<'m> Builder<'m> {
                     objects.push((tag, reader, false));
                 }
                 Payload::Type(expr) => {
-                    let integer = self.rust_integer(expr);
+                    let integer = self.literal_integer(expr);
                     let reader = self.reader(expr);
                     objects.push((tag, reader, integer));
                 }
                 Payload::Content(field) => {
-                    let integer = self.rust_integer(&field.ty);
+                    let integer = self.literal_integer(&field.ty);
                     let reader = self.reader(&field.ty);
                     objects.push((tag, reader, integer));
                 }

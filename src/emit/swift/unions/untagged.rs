@@ -52,7 +52,7 @@ pub(super) fn untagged_enum(
             rest = &rest[1..];
             let bounds = integer_bounds(ctx, case);
             // A Rust integer refuses a whole number written as a float (`1.0`).
-            let from = if rust_integer(ctx, case) {
+            let from = if literal_integer(ctx, case) {
                 "integerFrom"
             } else {
                 "from"
@@ -144,7 +144,7 @@ fn integer_bounds(ctx: &TypeContext<'_>, case: &Case) -> Option<String> {
 /// Whether the variant's payload is an integer read from an integer literal only (a
 /// Rust integer, or draft-04's; any other takes `1.0`: see
 /// `TypeContext::takes_whole_floats`).
-fn rust_integer(ctx: &TypeContext<'_>, case: &Case) -> bool {
+fn literal_integer(ctx: &TypeContext<'_>, case: &Case) -> bool {
     payload_integer(ctx, case).is_some_and(|int| int.literal_only)
 }
 

@@ -67,7 +67,8 @@ enum Command {
     /// fault each, filed by the validator's verdict (and serde's, for registered Rust
     /// types), into `<out>/<schema>/generated/`
     Vectors {
-        /// A schema file, or a directory whose `*.json` files are read (repeatable).
+        /// A schema file (JSON; YAML when named `*.yaml` or `*.yml`), or a directory whose
+        /// schema files are read (repeatable).
         /// Default: the registered protocols, else the project's schema directory.
         #[arg(long = "schema", value_name = "FILE|DIR")]
         schemas: Vec<PathBuf>,
@@ -87,7 +88,8 @@ enum Command {
     /// per schema): per message type its purpose, who sends and receives it, a payload
     /// table, the reply and examples from the conformance vectors.
     Docs {
-        /// A schema file, or a directory whose `*.json` files are read (repeatable).
+        /// A schema file (JSON; YAML when named `*.yaml` or `*.yml`), or a directory whose
+        /// schema files are read (repeatable).
         /// Default: the registered protocols, else the project's schema directory.
         #[arg(long = "schema", value_name = "FILE|DIR")]
         schemas: Vec<PathBuf>,
@@ -101,7 +103,8 @@ enum Command {
 /// The options every language subcommand takes.
 #[derive(Debug, clap::Args)]
 struct LanguageArgs {
-    /// A schema file, or a directory whose `*.json` files are read (repeatable).
+    /// A schema file (JSON; YAML when named `*.yaml` or `*.yml`), or a directory whose
+    /// schema files are read (repeatable).
     /// Default: the registered protocols, else the project's schema directory.
     #[arg(long = "schema", value_name = "FILE|DIR")]
     schemas: Vec<PathBuf>,
@@ -670,13 +673,8 @@ fn vectors_set(
 ) -> Result<(OutputSet, Vec<crate::vectors::Generated>)> {
     let mut documents = Vec::with_capacity(texts.len());
     for (path, text) in texts {
-        let value = serde_json::from_str(text).map_err(|err| {
-            Error::Schema(crate::model::Error::new(
-                path,
-                "",
-                format!("invalid JSON: {err}"),
-            ))
-        })?;
+        let value = crate::schema_file::parse(path, text)
+            .map_err(|err| Error::Schema(crate::model::Error::new(path, "", err)))?;
         documents.push((path.clone(), value));
     }
     let generated = crate::vectors::generate(modules, &documents, protocols, settings)?;

@@ -79,8 +79,8 @@ pub fn read_capped(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "cannot read: not UTF-8 text".to_owned())
 }
 
-/// `$id` (as written, without a trailing empty fragment) → path, of every `*.json`
-/// file directly in `roots`.
+/// `$id` (as written, without a trailing empty fragment) → path, of every schema file
+/// (`*.json`, `*.yaml`, `*.yml`) directly in `roots`.
 pub fn ids_in(roots: &[PathBuf]) -> HashMap<String, PathBuf> {
     let mut out = HashMap::new();
     let mut scanned = 0;
@@ -94,7 +94,7 @@ pub fn ids_in(roots: &[PathBuf]) -> HashMap<String, PathBuf> {
             if scanned >= MAX_SCANNED {
                 return out;
             }
-            if path.extension().is_none_or(|e| e != "json") {
+            if !crate::schema_file::is_schema_name(&path.to_string_lossy()) {
                 continue;
             }
             scanned += 1;
@@ -104,7 +104,7 @@ pub fn ids_in(roots: &[PathBuf]) -> HashMap<String, PathBuf> {
             let Ok(text) = read_capped(&path) else {
                 continue;
             };
-            let Ok(value) = serde_json::from_str::<Value>(&text) else {
+            let Ok(value) = crate::schema_file::parse(&path.to_string_lossy(), &text) else {
                 continue;
             };
             if let Some(id) = value

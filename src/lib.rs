@@ -37,6 +37,7 @@ pub mod error;
 pub mod files;
 pub mod model;
 pub mod project;
+mod schema_file;
 pub mod tags;
 pub mod trust;
 mod uri;

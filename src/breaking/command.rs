@@ -81,8 +81,11 @@ pub fn run(
     for (label, text) in new.iter().chain(&old) {
         texts.entry(label.as_str()).or_insert(text.as_str());
     }
+    // A pointer's line is found in JSON text; a YAML file's annotation names the file only.
     let line_of = |file: &str, pointer: &str| {
-        let text = texts.get(file)?;
+        let text = texts
+            .get(file)
+            .filter(|_| !crate::schema_file::is_yaml(file))?;
         let line = crate::validate::locate::locate(text, pointer).line;
         usize::try_from(line).ok()
     };

@@ -256,7 +256,7 @@ fn git_files(rev: &str, repo: &Path, dir: &Path) -> Result<Vec<SchemaText>> {
             let (head, path) = line.split_once('\t')?;
             let mut fields = head.split(' ');
             let (_, kind, object) = (fields.next()?, fields.next()?, fields.next()?);
-            (kind == "blob" && path.ends_with(".json")).then_some((object, path))
+            (kind == "blob" && crate::schema_file::is_schema_name(path)).then_some((object, path))
         })
         .collect();
     let objects: Vec<&str> = files.iter().map(|(object, _)| *object).collect();

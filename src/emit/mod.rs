@@ -233,21 +233,19 @@ impl Module {
     }
 }
 
-/// The stem a schema file is emitted under: `a/b/chat.schema.json` → `chat`.
+/// The stem a schema file is emitted under: `a/b/chat.schema.json` and `a/chat.yaml`
+/// → `chat`.
 pub fn module_stem(path: &Path) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let stem = name
-        .strip_suffix(".json")
-        .unwrap_or(&name)
-        .trim_end_matches(".schema");
-    stem.to_owned()
+    crate::schema_file::stem(&name).to_owned()
 }
 
 /// Expands `--schema` arguments: a file is taken as is, a directory contributes its
-/// `*.json` files (not recursive). Sorted by path, duplicates removed.
+/// `*.json`, `*.yaml` and `*.yml` files (not recursive). Sorted by path, duplicates
+/// removed.
 pub fn schema_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for input in inputs {
@@ -256,7 +254,7 @@ pub fn schema_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
             let entries = std::fs::read_dir(input).map_err(|err| Error::io(input, err))?;
             for entry in entries {
                 let path = entry.map_err(|err| Error::io(input, err))?.path();
-                if path.extension().is_some_and(|e| e == "json") && path.is_file() {
+                if crate::schema_file::is_schema_name(&path.to_string_lossy()) && path.is_file() {
                     files.push(path);
                 }
             }
@@ -292,9 +290,8 @@ pub fn modules_from_texts(texts: &[(String, String)]) -> Result<Vec<Module>> {
     let mut documents = Vec::with_capacity(texts.len());
     let mut sources = model::Sources::none();
     for (path, text) in texts {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|err| {
-            Error::Schema(model::Error::new(path, "", format!("invalid JSON: {err}")))
-        })?;
+        let value = crate::schema_file::parse(path, text)
+            .map_err(|err| Error::Schema(model::Error::new(path, "", err)))?;
         let path_ref = Path::new(path);
         let on_disk = path_ref.is_file().then_some(path_ref);
         if let Some(dir) = on_disk.and_then(Path::parent) {

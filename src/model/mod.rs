@@ -758,8 +758,8 @@ pub fn parse_file(path: &Path) -> Result<Model, Error> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|err| Error::new(&file, "", format!("cannot read file: {err}")))?;
-    let value: Value = serde_json::from_str(&text)
-        .map_err(|err| Error::new(&file, "", format!("invalid JSON: {err}")))?;
+    let value =
+        crate::schema_file::parse(&file, &text).map_err(|err| Error::new(&file, "", err))?;
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -767,10 +767,10 @@ pub fn parse_file(path: &Path) -> Result<Model, Error> {
     from_document(&file, Some(path), &value, &Sources::none().with_root(dir))
 }
 
-/// Parses schema text; `file` names it in errors and sets [`Model::file`].
+/// Parses schema text (YAML when `file` ends in `.yaml` or `.yml`, JSON otherwise);
+/// `file` names it in errors and sets [`Model::file`].
 pub fn parse_str(file: &str, text: &str) -> Result<Model, Error> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|err| Error::new(file, "", format!("invalid JSON: {err}")))?;
+    let value = crate::schema_file::parse(file, text).map_err(|err| Error::new(file, "", err))?;
     from_value(file, &value)
 }
 

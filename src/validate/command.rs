@@ -17,8 +17,9 @@ use crate::{Error, Protocol, Result};
 /// Arguments of `symgen validate`.
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
-    /// The protocol: the id or code of a registered protocol (typed validation), or of a
-    /// schema `<id>.schema.json` in the project's schema directory.
+    /// The protocol: the id or code of a registered protocol (typed validation), or the
+    /// id of a schema file in the project's schema directory (`<id>.schema.json`,
+    /// `<id>.json`, `<id>.yaml`, ...).
     #[arg(
         long,
         short = 'p',
@@ -26,8 +27,8 @@ pub struct ValidateArgs {
         required_unless_present = "schema"
     )]
     pub protocol: Option<String>,
-    /// Validate against this JSON Schema file (any schema; with --protocol, the
-    /// protocol still says where reply data sits).
+    /// Validate against this JSON Schema file (any schema, JSON or YAML by its name; with
+    /// --protocol, the protocol still says where reply data sits).
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
     /// Also check each reply's data (where the protocol's reply data pointer says, e.g.
@@ -88,15 +89,8 @@ fn unknown_protocol(name: &str, protocols: &[Protocol], project: Option<&Project
             None => p.id().to_owned(),
         })
         .collect();
-    if let Some(project) = project
-        && let Ok(entries) = std::fs::read_dir(project.path(&project.schema_dir))
-    {
-        for entry in entries.flatten() {
-            let file = entry.file_name().to_string_lossy().into_owned();
-            if let Some(id) = file.strip_suffix(".schema.json") {
-                known.push(id.to_owned());
-            }
-        }
+    if let Some(project) = project {
+        known.extend(project_schemas(project).into_iter().map(|(id, _)| id));
     }
     known.sort();
     known.dedup();
@@ -107,6 +101,18 @@ fn unknown_protocol(name: &str, protocols: &[Protocol], project: Option<&Project
     } else {
         format!("unknown protocol `{name}`; known: {}", known.join(", "))
     })
+}
+
+/// The schema files of the project's schema directory (JSON or YAML), each with the id
+/// `--protocol` names it by (its module stem: `chat` for `chat.schema.json` or
+/// `chat.yaml`), sorted by path.
+fn project_schemas(project: &Project) -> Vec<(String, std::path::PathBuf)> {
+    let dir = project.path(&project.schema_dir);
+    let files = crate::emit::schema_files(std::slice::from_ref(&dir)).unwrap_or_default();
+    files
+        .into_iter()
+        .map(|file| (crate::emit::module_stem(&file), file))
+        .collect()
 }
 
 fn validator(
@@ -127,9 +133,11 @@ fn validator(
         (None, Some(name)) => match registered(protocols, name) {
             Some(protocol) => Validator::for_protocol(protocol)?,
             None => {
-                let file =
-                    project.map(|p| p.path(&p.schema_dir).join(format!("{name}.schema.json")));
-                match file.filter(|f| f.is_file()) {
+                let file = project.and_then(|p| {
+                    let mut files = project_schemas(p).into_iter();
+                    files.find(|(id, _)| id == name).map(|(_, file)| file)
+                });
+                match file {
                     Some(file) => Validator::from_schema_file(&file)?,
                     None => return Err(unknown_protocol(name, protocols, project)),
                 }

@@ -88,7 +88,7 @@ impl Retrieve for LocalRetriever {
         })?;
         let text = crate::files::read_capped(&path)
             .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?;
-        let mut document: Value = serde_json::from_str(&text)
+        let mut document = crate::schema_file::parse(&path.to_string_lossy(), &text)
             .map_err(|err| format!("{}: {err}", crate::files::shown(&path)))?;
         super::patterns::check(&document).map_err(|refused| {
             format!(

@@ -129,11 +129,14 @@ impl Validator {
     pub fn from_schema_file(path: &std::path::Path) -> Result<Self> {
         let text = crate::check::read_text(path)?;
         let file = Some(path.display().to_string());
-        let document: Value = serde_json::from_str(&text).map_err(|err| Error::UnusableSchema {
-            file: file.clone(),
-            pointer: String::new(),
-            message: format!("not JSON: {err}"),
-        })?;
+        let document =
+            crate::schema_file::parse(&path.to_string_lossy(), &text).map_err(|err| {
+                Error::UnusableSchema {
+                    file: file.clone(),
+                    pointer: String::new(),
+                    message: err,
+                }
+            })?;
         Self::from_schema(document, SchemaOptions::for_file(path)).map_err(|err| match err {
             Error::UnusableSchema {
                 file: None,

@@ -30,3 +30,4 @@ mod validate_vectors;
 mod vectors;
 mod vectors_generated;
 mod wire;
+mod yaml_schemas;

@@ -316,13 +316,7 @@ impl<'a> Parser<'a> {
         let (roots, root_is_type) = self.find_roots()?;
         if root_is_type {
             let title = self.root.get("title").and_then(Value::as_str);
-            let stem = self
-                .file
-                .rsplit(['/', '\\'])
-                .next()
-                .unwrap_or_default()
-                .trim_end_matches(".json")
-                .trim_end_matches(".schema");
+            let stem = crate::schema_file::stem(self.file);
             let hint = [title.map(pascal_case), Some(pascal_case(stem))]
                 .into_iter()
                 .flatten()
@@ -991,12 +985,7 @@ fn name_from_pointer(pointer: &str, file: &str) -> String {
         }
     }
     if parts.is_empty() {
-        let stem = file
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or_default()
-            .trim_end_matches(".json")
-            .trim_end_matches(".schema");
+        let stem = crate::schema_file::stem(file);
         return pascal_case(stem);
     }
     parts.reverse();

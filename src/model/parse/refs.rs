@@ -413,8 +413,8 @@ impl Resources {
         let file = path.display().to_string();
         let text =
             crate::files::read_capped(path).map_err(|message| Error::new(&file, "", message))?;
-        let value: Value = serde_json::from_str(&text)
-            .map_err(|err| Error::new(&file, "", format!("invalid JSON: {err}")))?;
+        let value =
+            crate::schema_file::parse(&file, &text).map_err(|err| Error::new(&file, "", err))?;
         let index = self.add(file, Some(path.to_owned()), value)?;
         Ok((index, String::new()))
     }

@@ -113,7 +113,7 @@ fn usage_and_io_errors_exit_2_with_one_line() {
         ),
         (
             &["validate", "--schema", "bad-schema.json", "a.jsonl"],
-            "bad-schema.json: unusable schema: not JSON",
+            "bad-schema.json: unusable schema: invalid JSON",
         ),
         (
             &["validate", "--protocol", "P5", "--root", "Nope", "a.jsonl"],

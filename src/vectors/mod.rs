@@ -506,6 +506,29 @@ impl Filer<'_> {
         };
         match verdict.outcome {
             Outcome::Valid => {
+                if own && let Some(serde) = &verdict.canonical {
+                    let pointer = distinct_null(
+                        oracle,
+                        root,
+                        &vector.message,
+                        serde,
+                        &candidate.canonical,
+                        reply_to,
+                    )?;
+                    if let Some(pointer) = pointer {
+                        return Err(Error::Vectors {
+                            file: root.name.clone(),
+                            vector: vector.name.clone(),
+                            message: format!(
+                                "serde tells `null` from absent at {pointer}: it writes back the \
+                                 `null` it reads and leaves the key out when it is absent (serde's \
+                                 double-option pattern), which the schema cannot say and every \
+                                 generated language reads as no value (R3); see `symgen schema`'s \
+                                 refusal of such a field"
+                            ),
+                        });
+                    }
+                }
                 // On a schema symgen did not write, `null` and absent are told apart only
                 // where the schema keeps other keys: the canonical form counts without them.
                 let canonical = verdict.canonical.unwrap_or(candidate.canonical);
@@ -569,6 +592,62 @@ impl Filer<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The first pointer where serde keeps a `null` the message holds that the model's
+/// re-encoding leaves out (R3: `null` in an optional field means absent), and leaves
+/// the key out when it is absent: a field that tells `null` from absent, which the
+/// schema cannot say. (An `Option<T>` that writes `null` for an absent key too is R3's
+/// reading, not this.)
+fn distinct_null(
+    oracle: &mut oracle::Oracle,
+    root: &NamedType,
+    message: &Value,
+    serde: &Value,
+    model: &Value,
+    reply_to: Option<&str>,
+) -> Result<Option<String>> {
+    let mut nulls = Vec::new();
+    null_members(message, String::new(), &mut nulls);
+    for pointer in nulls {
+        let kept = crate::wire::json_pointer::get(serde, &pointer) == Some(&Value::Null);
+        if !kept || crate::wire::json_pointer::get(model, &pointer).is_some() {
+            continue;
+        }
+        let mut without = message.clone();
+        let (parent, key) = pointer.rsplit_once('/').unwrap_or_default();
+        let key = crate::wire::json_pointer::unescape(key);
+        if let Some(Value::Object(object)) = without.pointer_mut(parent) {
+            object.remove(key.as_ref());
+        }
+        let absent = oracle.serde_encoding(root, &without, reply_to)?;
+        if absent.is_some_and(|a| crate::wire::json_pointer::get(&a, &pointer).is_none()) {
+            return Ok(Some(pointer));
+        }
+    }
+    Ok(None)
+}
+
+/// The pointers of the object members of `value` that are `null`.
+fn null_members(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map {
+                let pointer = crate::wire::json_pointer::child(&at, key);
+                if item.is_null() {
+                    out.push(pointer);
+                } else {
+                    null_members(item, pointer, out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                null_members(item, format!("{at}/{index}"), out);
+            }
+        }
+        _ => {}
     }
 }
 

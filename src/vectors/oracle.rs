@@ -138,6 +138,22 @@ impl<'p> Oracle<'p> {
         Ok(verdict)
     }
 
+    /// serde's re-encoding of `message` as an instance of `root`, when the Rust types are
+    /// registered and serde takes it.
+    pub fn serde_encoding(
+        &mut self,
+        root: &NamedType,
+        message: &Value,
+        reply_to: Option<&str>,
+    ) -> Result<Option<Value>> {
+        let name = self.root_name(root)?;
+        let text = message.to_string();
+        Ok(self
+            .protocol
+            .as_ref()
+            .and_then(|(protocol, _)| reencoded(protocol, &name, &text, reply_to)))
+    }
+
     /// Which keywords `value` breaks as an instance of `root` (none when it cannot tell).
     pub fn failures(&mut self, root: &NamedType, value: &Value) -> Result<Vec<Failure>> {
         let name = self.root_name(root)?;

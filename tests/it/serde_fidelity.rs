@@ -433,3 +433,111 @@ fn enum_aliases_and_other_survive_an_internally_tagged_union() {
         assert_eq!(agree::<Access>(&protocol, &message), valid, "{message}");
     }
 }
+
+/// serde's double-option pattern (what `serde_with::rust::double_option` does): absent
+/// is `None`, `null` is `Some(None)`, and `Some(None)` is written back as `null`.
+fn double_option<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Patch {
+    id: u32,
+    profile: Profile,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Profile {
+    /// Absent: unchanged. `null`: cleared.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "double_option"
+    )]
+    #[schemars(with = "Option<String>")]
+    nickname: Option<Option<String>>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct PatchBelowAnOptional {
+    id: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    profile: Option<Profile>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Nullables {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    skipped: Option<String>,
+    #[serde(default)]
+    written: Option<String>,
+    plain_double: Option<Option<String>>,
+    #[serde(default)]
+    any: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    profile: Option<Box<Nullables>>,
+}
+
+#[test]
+fn a_field_that_tells_null_from_absent_is_refused_with_its_location() {
+    // What serde does with the field: a `null` survives, an absent key stays absent.
+    let cleared: Patch =
+        serde_json::from_str(r#"{"id": 1, "profile": {"nickname": null}}"#).unwrap();
+    assert_eq!(
+        serde_json::to_string(&cleared).unwrap(),
+        r#"{"id":1,"profile":{"nickname":null}}"#
+    );
+    for protocol in [
+        Protocol::new("patch").root::<Patch>(),
+        Protocol::new("patch").root::<PatchBelowAnOptional>(),
+    ] {
+        let err = symgen::schema::render(&protocol).unwrap_err();
+        assert_eq!(err.file, "patch.schema.json");
+        assert_eq!(err.pointer, "/$defs/Profile/properties/nickname", "{err}");
+        assert!(
+            err.message
+                .starts_with("serde tells `null` from absent in the field `nickname`"),
+            "{err}"
+        );
+    }
+    // `null` read as absent (R3), whether or not it is written back: no refusal, at any
+    // depth (a plain `Option<Option<T>>` reads `null` as `None`).
+    symgen::schema::render(&Protocol::new("nullables").root::<Nullables>())
+        .unwrap_or_else(|err| panic!("{err}"));
+}
+
+/// A field that tells `null` from absent where the schema's probe does not look (an
+/// alternative after the first), caught by the conformance vectors instead.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Change {
+    Ping { id: u32 },
+    Rename { profile: Profile },
+}
+
+#[test]
+fn a_field_the_schema_probe_misses_is_refused_by_the_vectors() {
+    let protocol = Protocol::new("change").root::<Change>();
+    let file = symgen::schema::render(&protocol).unwrap_or_else(|err| panic!("{err}"));
+    let texts = [(file.name.clone(), file.contents.clone())];
+    let modules = symgen::emit::modules_from_texts(&texts).unwrap();
+    let documents = [(
+        file.name.clone(),
+        serde_json::from_str::<Value>(&file.contents).unwrap(),
+    )];
+    let err = symgen::vectors::generate(
+        &modules,
+        &documents,
+        std::slice::from_ref(&protocol),
+        symgen::vectors::Settings::default(),
+    )
+    .expect_err("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("/profile/nickname: null")
+            && text.contains("serde tells `null` from absent at /rename/profile/nickname"),
+        "{text}"
+    );
+}

@@ -4,7 +4,7 @@
 //! * [`document`] builds the document: every root's schema from schemars (and the
 //!   macros' fragments in `parts`), the `x-symgen-protocol` header, then the transforms
 //!   that close the gaps between schemars and serde (integer bounds, refusals of what no
-//!   target language represents exactly).
+//!   target language represents exactly, a field whose `null` serde tells from absent).
 //! * [`render`] writes it as text, byte for byte deterministic; [`render_all`] writes
 //!   the files of several protocols, where a later protocol `$ref`s the definitions it
 //!   shares with an earlier one instead of copying them (`shared`).
@@ -12,6 +12,7 @@
 //!   (`#[schemars(transform = ...)]`).
 
 mod direction;
+mod distinct_null;
 mod enum_aliases;
 pub(crate) mod parts;
 mod serde_gaps;
@@ -136,6 +137,11 @@ pub fn document(protocol: &Protocol) -> Result<Value, Error> {
     })?;
     transforms::tighten(&mut document);
     transforms::refuse_inexact(&document).map_err(|(pointer, message)| Error {
+        file: protocol.file_name(),
+        pointer,
+        message,
+    })?;
+    distinct_null::refuse(&document, protocol.roots()).map_err(|(pointer, message)| Error {
         file: protocol.file_name(),
         pointer,
         message,

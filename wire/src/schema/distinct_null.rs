@@ -35,8 +35,9 @@ struct Position {
     schemas: Vec<String>,
 }
 
-/// The first field of `roots` that tells `null` from absent, as (schema pointer,
-/// message); none when serde reads `null` as absent (or refuses it) everywhere it asks.
+/// Refuses the first field of `roots` that tells `null` from absent, as (schema
+/// pointer, message); `Ok` when serde reads `null` as absent (or refuses it) everywhere
+/// it asks.
 pub(crate) fn refuse(document: &Value, roots: &[Root]) -> Result<(), (String, String)> {
     let empty = Map::new();
     let defs = document
@@ -54,10 +55,10 @@ pub(crate) fn refuse(document: &Value, roots: &[Root]) -> Result<(), (String, St
         let Some(message) = probe.build(&pointer, 0) else {
             continue;
         };
-        if probe.encoded(&message).is_none() {
+        let Some(encoded) = probe.encoded(&message) else {
             continue;
-        }
-        probe.walk(message, &pointer)?;
+        };
+        probe.walk(message, encoded, &pointer)?;
     }
     Ok(())
 }
@@ -78,7 +79,14 @@ impl Probe<'_> {
     }
 
     /// Asks every optional field of every object position of `message`, breadth first.
-    fn walk(&mut self, mut message: Value, root_schema: &str) -> Result<(), (String, String)> {
+    /// `encoded` is serde's re-encoding of `message`, kept beside it as the message grows
+    /// (every field's question compares against it).
+    fn walk(
+        &mut self,
+        mut message: Value,
+        mut encoded: Value,
+        root_schema: &str,
+    ) -> Result<(), (String, String)> {
         let mut queue = std::collections::VecDeque::new();
         queue.push_back(Position {
             at: String::new(),
@@ -95,13 +103,11 @@ impl Probe<'_> {
                 if !present && property.is_some_and(|p| self.admits_null(p, 0)) {
                     let mut with_null = message.clone();
                     set(&mut with_null, &position.at, &key, Value::Null);
-                    let (Some(kept), Some(left_out)) =
-                        (self.encoded(&with_null), self.encoded(&message))
-                    else {
+                    let Some(kept) = self.encoded(&with_null) else {
                         continue;
                     };
                     if json_pointer::get(&kept, &field_at) == Some(&Value::Null)
-                        && json_pointer::get(&left_out, &field_at).is_none()
+                        && json_pointer::get(&encoded, &field_at).is_none()
                     {
                         return Err((field_schema, refusal(&key)));
                     }
@@ -117,10 +123,11 @@ impl Probe<'_> {
                     };
                     let mut with_value = message.clone();
                     set(&mut with_value, &position.at, &key, value);
-                    if self.encoded(&with_value).is_none() {
+                    let Some(again) = self.encoded(&with_value) else {
                         continue;
-                    }
+                    };
                     message = with_value;
+                    encoded = again;
                 }
                 if json_pointer::get(&message, &field_at).is_some_and(Value::is_object) {
                     queue.push_back(Position {

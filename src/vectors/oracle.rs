@@ -1,6 +1,8 @@
 //! The verdict on a candidate: the runtime validator's, on the schema; for a protocol
 //! whose Rust types are registered, serde's too (the two must agree) and serde's
-//! re-encoding as the canonical form.
+//! re-encoding as the canonical form. One difference is serde's alone, not the schema's:
+//! a value nested past serde_json's depth limit where serde buffers it (see
+//! [`Verdict::past_serde_depth`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -9,7 +11,7 @@ use serde_json::Value;
 
 use crate::model::{NamedType, Origin, Reach};
 use crate::validate::{
-    Failure, Outcome, Report, SchemaOptions, Validator, Violation, only_failing,
+    Failure, Outcome, Report, SchemaOptions, Validator, Violation, ViolationKind, only_failing,
 };
 use crate::{Error, Protocol, Result};
 
@@ -23,6 +25,11 @@ pub(super) struct Verdict {
     /// serde's re-encoding, when the Rust types are registered and the candidate is
     /// accepted.
     pub canonical: Option<Value>,
+    /// Refused by serde for its nesting alone where the schema takes it: a value past
+    /// serde_json's depth limit that serde buffers before it reads it (an internally
+    /// tagged or untagged enum, a flattened field), under a key it would otherwise
+    /// skip. No schema states a depth, and the generated types do not enforce one.
+    pub past_serde_depth: bool,
 }
 
 /// Judges the candidates of one schema document.
@@ -117,9 +124,24 @@ impl<'p> Oracle<'p> {
             outcome: report.outcome,
             violations: report.violations,
             canonical: None,
+            past_serde_depth: false,
         };
         if let Some((protocol, typed)) = &self.protocol {
             let serde = judged(typed, &name, text, reply_to)?;
+            let too_deep = serde.outcome == Outcome::Invalid
+                && !serde.violations.is_empty()
+                && serde
+                    .violations
+                    .iter()
+                    .all(|v| v.kind == ViolationKind::TooDeep);
+            if too_deep && verdict.outcome != Outcome::Invalid {
+                return Ok(Verdict {
+                    outcome: Outcome::Invalid,
+                    violations: serde.violations,
+                    canonical: None,
+                    past_serde_depth: true,
+                });
+            }
             if serde.outcome != verdict.outcome {
                 return Err(Error::Vectors {
                     file: root.name.clone(),

@@ -541,3 +541,64 @@ fn a_field_the_schema_probe_misses_is_refused_by_the_vectors() {
         "{text}"
     );
 }
+
+/// A plain internally tagged enum: serde reads the whole message into its buffer before
+/// it sees the tag, so a value nested past serde_json's limit is refused for its depth
+/// alone, under a key serde would otherwise skip. No schema states a depth, and the
+/// generated types skip such a key whatever its depth.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Buffered {
+    Ping { id: u32 },
+    Stop,
+}
+
+#[test]
+fn what_serde_refuses_for_its_nesting_alone_is_an_unenforced_invalid_vector() {
+    let protocol = Protocol::new("buffered").root::<Buffered>();
+    let file = symgen::schema::render(&protocol).unwrap_or_else(|err| panic!("{err}"));
+    let texts = [(file.name.clone(), file.contents.clone())];
+    let modules = symgen::emit::modules_from_texts(&texts).unwrap();
+    let documents = [(
+        file.name.clone(),
+        serde_json::from_str::<Value>(&file.contents).unwrap(),
+    )];
+    let generated = symgen::vectors::generate(
+        &modules,
+        &documents,
+        std::slice::from_ref(&protocol),
+        symgen::vectors::Settings::default(),
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    let deep: Vec<_> = generated
+        .iter()
+        .flat_map(|file| file.invalid.iter())
+        .filter(|v| v.name.contains("nested 240 deep") && v.name.contains("unknown key"))
+        .collect();
+    assert!(
+        !deep.is_empty(),
+        "no deep unknown-key vector was filed invalid"
+    );
+    for vector in deep {
+        assert!(vector.unenforced, "{} is not unenforced", vector.name);
+        assert_eq!(vector.fault.as_deref(), Some("too_deep"), "{}", vector.name);
+    }
+    // Plain serde, to show the limit is serde's own.
+    let deep = format!(
+        r#"{{"kind":"ping","id":1,"x":{}1{}}}"#,
+        "[".repeat(240),
+        "]".repeat(240)
+    );
+    assert!(serde_json::from_str::<Buffered>(&deep).is_err());
+    // `validate -p` names the rule serde broke: its depth, not a constraint.
+    let report = Validator::for_protocol(&protocol)
+        .unwrap()
+        .validate_str(&deep);
+    assert_eq!(report.outcome, Outcome::Invalid);
+    assert_eq!(
+        report.violations[0].kind,
+        symgen::validate::ViolationKind::TooDeep,
+        "{:?}",
+        report.violations
+    );
+}

@@ -97,9 +97,9 @@ CLASSES = [
         "`1.0` (or `-0`) for an integer: the language's JSON parser reads it as the "
         "number 1 (or 0) (JSONDecoder), where serde refuses a float literal for an "
         "integer field (issue 38, item 6). Swift's WireDecoder finds it in the text for "
-        "an integer field, an array or map of them and an untagged union's integer "
-        "alternative, not for a tuple's item or a tagged union's integer payload "
-        "(docs/swift.md); TypeScript's "
+        "an integer field, an array or map of them, a tuple's item and an untagged "
+        "union's integer or integer-array alternative, not for a tagged union's integer "
+        "payload or an array of optional integers (docs/swift.md); TypeScript's "
         "`parse…` finds both in the text (docs/typescript.md); Python reads `-0` as "
         "serde does.",
         lambda r: (r["what"].endswith(".0") or r["what"] == "-0")

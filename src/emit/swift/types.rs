@@ -221,14 +221,20 @@ impl<'a> TypeContext<'a> {
         }
     }
 
-    /// Whether the integers of `expr` (an integer, an array or map of them, possibly
-    /// nullable, directly or through type aliases) are JSON Schema's own, not read from
-    /// an integer literal only (a Rust `format`, a draft-04 document): they take a whole
-    /// number written as a float (`1.0`), which serde refuses for a Rust integer
-    /// (`wholeFloats:` of the runtime's decode calls).
+    /// Whether the integers of `expr` (an integer, an array or map of them, a tuple's
+    /// integer items, possibly nullable, directly or through type aliases) are JSON
+    /// Schema's own, not read from an integer literal only (a Rust `format`, a draft-04
+    /// document): they take a whole number written as a float (`1.0`), which serde
+    /// refuses for a Rust integer (`wholeFloats:` of the runtime's decode calls).
     pub fn takes_whole_floats(&self, expr: &TypeExpr) -> bool {
         let item = match expr.non_null() {
             TypeExpr::Map(item) => item.as_ref(),
+            TypeExpr::Tuple(items) => {
+                return items
+                    .iter()
+                    .filter_map(|item| self.bounded_int(item))
+                    .any(|int| !int.literal_only);
+            }
             other => other,
         };
         self.bounded_int(item).is_some_and(|int| !int.literal_only)

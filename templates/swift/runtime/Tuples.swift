@@ -20,6 +20,18 @@ public struct Tuple{{ n }}<{% for i in indices %}{% if !loop.first %}, {% endif 
 extension Tuple{{ n }}: {{ protocol }} where {% for i in indices %}{% if !loop.first %}, {% endif %}T{{ i }}: {{ protocol }}{% endfor %} {}
 {%- endfor %}
 
+extension Tuple{{ n }}: IntegerPositions {
+  var integerPositions: [Int] {
+    var positions: [Int] = []
+{%- for i in indices %}
+    if item{{ i }} is any FixedWidthInteger {
+      positions.append({{ i }})
+    }
+{%- endfor %}
+    return positions
+  }
+}
+
 extension Tuple{{ n }}: Codable where {% for i in indices %}{% if !loop.first %}, {% endif %}T{{ i }}: Codable{% endfor %} {
   /// Decodes an array of exactly {{ n }} items.
   public init(from decoder: any Decoder) throws {

@@ -288,8 +288,8 @@ extension Encoder {
   }
 }
 
-/// Fails when `value` (decoded at `path`) is an integer, or an array of integers, that
-/// the wire text writes as a float (`floats`, by pointer): serde refuses a float literal
+/// Fails when `value` (decoded at `path`) is an integer, an array of integers or a
+/// tuple's integer item, that the wire text writes as a float (`floats`, by pointer): serde refuses a float literal
 /// for a Rust integer.
 private func checkIntegerLiterals<T>(_ value: T, at path: [any CodingKey], floats: [String: String])
   throws
@@ -299,6 +299,8 @@ private func checkIntegerLiterals<T>(_ value: T, at path: [any CodingKey], float
     paths = [path]
   } else if let items = value as? any IntegerItems {
     paths = (0..<items.count).map { path + [IndexKey(intValue: $0)] }
+  } else if let tuple = value as? any IntegerPositions {
+    paths = tuple.integerPositions.map { path + [IndexKey(intValue: $0)] }
   }
   for path in paths {
     if let literal = floats[TextFaults.pointer(path)] {
@@ -321,12 +323,30 @@ extension FixedWidthInteger where Self: Decodable {
   }
 }
 
+extension Array where Element: FixedWidthInteger & Decodable {
+  /// Decodes an array of Rust integers that is a value of its own (an untagged union's
+  /// alternative): as `init(from:)`, but an item the wire text writes as a float (`1.0`,
+  /// `-0`) is refused, as serde refuses it (only a `WireDecoder` sees the text).
+  public init(integersFrom decoder: any Decoder) throws {
+    self = try Self(from: decoder)
+    if let floats = TextFaults.current?.floats, !floats.isEmpty {
+      try checkIntegerLiterals(self, at: decoder.codingPath, floats: floats)
+    }
+  }
+}
+
 /// An array of integers (see `checkIntegerLiterals`).
 private protocol IntegerItems {
   var count: Int { get }
 }
 
 extension Array: IntegerItems where Element: FixedWidthInteger {}
+
+/// A tuple whose items may be integers (see `checkIntegerLiterals`): the positions of
+/// the items that are.
+protocol IntegerPositions {
+  var integerPositions: [Int] { get }
+}
 
 /// An array index in a coding path.
 private struct IndexKey: CodingKey {

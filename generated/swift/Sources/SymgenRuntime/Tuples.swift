@@ -17,6 +17,16 @@ extension Tuple1: Hashable where T0: Hashable {}
 
 extension Tuple1: Sendable where T0: Sendable {}
 
+extension Tuple1: IntegerPositions {
+  var integerPositions: [Int] {
+    var positions: [Int] = []
+    if item0 is any FixedWidthInteger {
+      positions.append(0)
+    }
+    return positions
+  }
+}
+
 extension Tuple1: Codable where T0: Codable {
   /// Decodes an array of exactly 1 items.
   public init(from decoder: any Decoder) throws {
@@ -54,6 +64,19 @@ extension Tuple2: Equatable where T0: Equatable, T1: Equatable {}
 extension Tuple2: Hashable where T0: Hashable, T1: Hashable {}
 
 extension Tuple2: Sendable where T0: Sendable, T1: Sendable {}
+
+extension Tuple2: IntegerPositions {
+  var integerPositions: [Int] {
+    var positions: [Int] = []
+    if item0 is any FixedWidthInteger {
+      positions.append(0)
+    }
+    if item1 is any FixedWidthInteger {
+      positions.append(1)
+    }
+    return positions
+  }
+}
 
 extension Tuple2: Codable where T0: Codable, T1: Codable {
   /// Decodes an array of exactly 2 items.
@@ -97,6 +120,22 @@ extension Tuple3: Equatable where T0: Equatable, T1: Equatable, T2: Equatable {}
 extension Tuple3: Hashable where T0: Hashable, T1: Hashable, T2: Hashable {}
 
 extension Tuple3: Sendable where T0: Sendable, T1: Sendable, T2: Sendable {}
+
+extension Tuple3: IntegerPositions {
+  var integerPositions: [Int] {
+    var positions: [Int] = []
+    if item0 is any FixedWidthInteger {
+      positions.append(0)
+    }
+    if item1 is any FixedWidthInteger {
+      positions.append(1)
+    }
+    if item2 is any FixedWidthInteger {
+      positions.append(2)
+    }
+    return positions
+  }
+}
 
 extension Tuple3: Codable where T0: Codable, T1: Codable, T2: Codable {
   /// Decodes an array of exactly 3 items.
@@ -145,6 +184,25 @@ extension Tuple4: Equatable where T0: Equatable, T1: Equatable, T2: Equatable, T
 extension Tuple4: Hashable where T0: Hashable, T1: Hashable, T2: Hashable, T3: Hashable {}
 
 extension Tuple4: Sendable where T0: Sendable, T1: Sendable, T2: Sendable, T3: Sendable {}
+
+extension Tuple4: IntegerPositions {
+  var integerPositions: [Int] {
+    var positions: [Int] = []
+    if item0 is any FixedWidthInteger {
+      positions.append(0)
+    }
+    if item1 is any FixedWidthInteger {
+      positions.append(1)
+    }
+    if item2 is any FixedWidthInteger {
+      positions.append(2)
+    }
+    if item3 is any FixedWidthInteger {
+      positions.append(3)
+    }
+    return positions
+  }
+}
 
 extension Tuple4: Codable where T0: Codable, T1: Codable, T2: Codable, T3: Codable {
   /// Decodes an array of exactly 4 items.

@@ -54,6 +54,8 @@ pub(super) fn untagged_enum(
             // A Rust integer refuses a whole number written as a float (`1.0`).
             let from = if literal_integer(ctx, case) {
                 "integerFrom"
+            } else if literal_integer_items(ctx, case) {
+                "integersFrom"
             } else {
                 "from"
             };
@@ -146,6 +148,17 @@ fn integer_bounds(ctx: &TypeContext<'_>, case: &Case) -> Option<String> {
 /// `TypeContext::takes_whole_floats`).
 fn literal_integer(ctx: &TypeContext<'_>, case: &Case) -> bool {
     payload_integer(ctx, case).is_some_and(|int| int.literal_only)
+}
+
+/// Whether the variant's payload is an array of integers read from an integer literal
+/// only, whose items are not nullable.
+fn literal_integer_items(ctx: &TypeContext<'_>, case: &Case) -> bool {
+    let Payload::Type(TypeExpr::Array(item)) = &case.variant.payload else {
+        return false;
+    };
+    !item.is_nullable()
+        && ctx.optional_aliases(item) == 0
+        && ctx.bounded_int(item).is_some_and(|int| int.literal_only)
 }
 
 /// The integer a variant's payload is, directly or through aliases, when the payload

@@ -289,8 +289,8 @@ extension Encoder {
 }
 
 /// Fails when `value` (decoded at `path`) is an integer, an array of integers or a
-/// tuple's integer item, that the wire text writes as a float (`floats`, by pointer): serde refuses a float literal
-/// for a Rust integer.
+/// tuple with integer items, that the wire text writes as a float (`floats`, by
+/// pointer): serde refuses a float literal for a Rust integer.
 private func checkIntegerLiterals<T>(_ value: T, at path: [any CodingKey], floats: [String: String])
   throws
 {

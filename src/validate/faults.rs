@@ -75,7 +75,7 @@ pub enum FaultKind {
 pub fn is_value_fault(err: &serde_json::Error) -> bool {
     let message = err.to_string();
     message.starts_with("number out of range")
-        || message.starts_with("recursion limit exceeded")
+        || super::text::is_recursion_limit(&message)
         || message.contains("surrogate")
         || message.starts_with("unexpected end of hex escape")
         || message.starts_with("invalid unicode code point")
@@ -750,10 +750,7 @@ fn number_token(text: &str, offset: usize) -> &str {
 /// The violation a fault is where it counts.
 pub fn violation(text: &str, fault: &Fault) -> Violation {
     let (kind, message) = match fault.what {
-        FaultKind::TooDeep => (
-            ViolationKind::TooDeep,
-            format!("nested deeper than {MAX_DEPTH} levels"),
-        ),
+        FaultKind::TooDeep => (ViolationKind::TooDeep, super::text::too_deep_message()),
         FaultKind::Number => (
             ViolationKind::OutOfRange,
             "number out of range: beyond what a 64-bit float holds".to_owned(),

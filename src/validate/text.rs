@@ -11,6 +11,17 @@ use super::report::{Position, Violation, ViolationKind};
 /// every walk symgen does over a parsed value.
 pub const MAX_DEPTH: usize = 128;
 
+/// What a value nested past [`MAX_DEPTH`] is told, wherever it is found.
+pub fn too_deep_message() -> String {
+    format!("nested deeper than {MAX_DEPTH} levels")
+}
+
+/// Whether serde_json's error `message` is its recursion limit (in its parser, or in a
+/// buffer serde reads before the type: an internally tagged or untagged enum).
+pub fn is_recursion_limit(message: &str) -> bool {
+    message.starts_with("recursion limit exceeded")
+}
+
 /// The bytes as text, or the violation that says why they are not.
 pub fn as_text(bytes: &[u8]) -> Result<&str, Box<Violation>> {
     if let Some(offset) = memchr::memchr(0, bytes) {
@@ -141,11 +152,8 @@ pub fn syntax_violation(text: &str, err: &serde_json::Error) -> Violation {
             ViolationKind::Syntax,
             format!("{token} is not a JSON number (JSON has no NaN or Infinity)"),
         )
-    } else if bare.starts_with("recursion limit exceeded") {
-        (
-            ViolationKind::TooDeep,
-            format!("nested deeper than {MAX_DEPTH} levels"),
-        )
+    } else if is_recursion_limit(&bare) {
+        (ViolationKind::TooDeep, too_deep_message())
     } else if bare.starts_with("number out of range") {
         (
             ViolationKind::OutOfRange,
@@ -216,7 +224,7 @@ pub fn depth_violation(value: &Value) -> Option<Violation> {
             return Some(Violation::new(
                 ViolationKind::TooDeep,
                 pointer,
-                format!("nested deeper than {MAX_DEPTH} levels"),
+                too_deep_message(),
             ));
         }
         for (key, child) in children {

@@ -819,10 +819,9 @@ fn serde_violation(text: &str, err: &DecodeError) -> Violation {
         }
         // serde_json's limit on what it reads, into a buffer too (a value it would skip
         // in a plain struct, read first by an internally tagged or untagged enum).
-        None if err.message.starts_with("recursion limit exceeded") => (
-            ViolationKind::TooDeep,
-            format!("nested deeper than {} levels", super::text::MAX_DEPTH),
-        ),
+        None if super::text::is_recursion_limit(&err.message) => {
+            (ViolationKind::TooDeep, super::text::too_deep_message())
+        }
         None => (ViolationKind::Constraint, err.message.clone()),
     };
     let mut position = serde_position(text, err.line, err.column);

@@ -581,9 +581,9 @@ impl Filer<'_> {
                 // keywords (github-workflow's `jobs: {}` under `minProperties: 1`). Any
                 // other text edit is the text's own fault: a key given twice, which the
                 // validator of a foreign schema reads as its last value, is refused by
-                // the generated decoders, as serde refuses it.
-                // Refused by serde for its depth alone (a value it buffers): a limit no
-                // schema states and no generated type enforces.
+                // the generated decoders, as serde refuses it. Refused by serde for its
+                // depth alone (a value it buffers): a limit no schema states and no
+                // generated type enforces.
                 vector.unenforced = match (&alike, keep.as_deref()) {
                     _ if verdict.past_serde_depth => true,
                     (Some(value), _) => oracle.only_unenforced(root, value)?,

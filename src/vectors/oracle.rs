@@ -128,21 +128,21 @@ impl<'p> Oracle<'p> {
         };
         if let Some((protocol, typed)) = &self.protocol {
             let serde = judged(typed, &name, text, reply_to)?;
-            let too_deep = serde.outcome == Outcome::Invalid
-                && !serde.violations.is_empty()
-                && serde
-                    .violations
-                    .iter()
-                    .all(|v| v.kind == ViolationKind::TooDeep);
-            if too_deep && verdict.outcome != Outcome::Invalid {
-                return Ok(Verdict {
-                    outcome: Outcome::Invalid,
-                    violations: serde.violations,
-                    canonical: None,
-                    past_serde_depth: true,
-                });
-            }
             if serde.outcome != verdict.outcome {
+                let too_deep = serde.outcome == Outcome::Invalid
+                    && !serde.violations.is_empty()
+                    && serde
+                        .violations
+                        .iter()
+                        .all(|v| v.kind == ViolationKind::TooDeep);
+                if too_deep {
+                    return Ok(Verdict {
+                        outcome: Outcome::Invalid,
+                        violations: serde.violations,
+                        canonical: None,
+                        past_serde_depth: true,
+                    });
+                }
                 return Err(Error::Vectors {
                     file: root.name.clone(),
                     vector: text.to_owned(),

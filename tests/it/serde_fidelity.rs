@@ -508,6 +508,23 @@ fn a_field_that_tells_null_from_absent_is_refused_with_its_location() {
         .unwrap_or_else(|err| panic!("{err}"));
 }
 
+/// The conformance vectors of `protocol`'s schema, judged by its serde types too.
+fn vectors_of(protocol: &Protocol) -> symgen::Result<Vec<symgen::vectors::Generated>> {
+    let file = symgen::schema::render(protocol).unwrap_or_else(|err| panic!("{err}"));
+    let texts = [(file.name.clone(), file.contents.clone())];
+    let modules = symgen::emit::modules_from_texts(&texts).unwrap();
+    let documents = [(
+        file.name.clone(),
+        serde_json::from_str::<Value>(&file.contents).unwrap(),
+    )];
+    symgen::vectors::generate(
+        &modules,
+        &documents,
+        std::slice::from_ref(protocol),
+        symgen::vectors::Settings::default(),
+    )
+}
+
 /// A field that tells `null` from absent where the schema's probe does not look (an
 /// alternative after the first), caught by the conformance vectors instead.
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -519,21 +536,7 @@ enum Change {
 
 #[test]
 fn a_field_the_schema_probe_misses_is_refused_by_the_vectors() {
-    let protocol = Protocol::new("change").root::<Change>();
-    let file = symgen::schema::render(&protocol).unwrap_or_else(|err| panic!("{err}"));
-    let texts = [(file.name.clone(), file.contents.clone())];
-    let modules = symgen::emit::modules_from_texts(&texts).unwrap();
-    let documents = [(
-        file.name.clone(),
-        serde_json::from_str::<Value>(&file.contents).unwrap(),
-    )];
-    let err = symgen::vectors::generate(
-        &modules,
-        &documents,
-        std::slice::from_ref(&protocol),
-        symgen::vectors::Settings::default(),
-    )
-    .expect_err("refused");
+    let err = vectors_of(&Protocol::new("change").root::<Change>()).expect_err("refused");
     let text = err.to_string();
     assert!(
         text.contains("/profile/nickname: null")
@@ -556,20 +559,7 @@ enum Buffered {
 #[test]
 fn what_serde_refuses_for_its_nesting_alone_is_an_unenforced_invalid_vector() {
     let protocol = Protocol::new("buffered").root::<Buffered>();
-    let file = symgen::schema::render(&protocol).unwrap_or_else(|err| panic!("{err}"));
-    let texts = [(file.name.clone(), file.contents.clone())];
-    let modules = symgen::emit::modules_from_texts(&texts).unwrap();
-    let documents = [(
-        file.name.clone(),
-        serde_json::from_str::<Value>(&file.contents).unwrap(),
-    )];
-    let generated = symgen::vectors::generate(
-        &modules,
-        &documents,
-        std::slice::from_ref(&protocol),
-        symgen::vectors::Settings::default(),
-    )
-    .unwrap_or_else(|err| panic!("{err}"));
+    let generated = vectors_of(&protocol).unwrap_or_else(|err| panic!("{err}"));
     let deep: Vec<_> = generated
         .iter()
         .flat_map(|file| file.invalid.iter())

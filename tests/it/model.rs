@@ -1535,3 +1535,88 @@ fn the_meta_schema_warning_is_placed_at_the_meta_schema_not_the_root() {
         .collect();
     assert_eq!(at, ["#meta-schema"]);
 }
+
+/// Before 2019-09 a schema with `$ref` is the schema it names: its other keywords are
+/// ignored, by the draft and by the validator. The model read them (stale.json's root
+/// `$ref` beside `properties`, label-commenter-config's `items: {"$ref", "properties"}`),
+/// so the generated types refused `{"pulls": {"exemptLabels": null}}`, which the
+/// validator takes (`pulls` is no property of the named schema). Now they are dropped
+/// with a warning that excuses nothing; from 2019-09 on they are read.
+#[test]
+fn keywords_beside_a_ref_are_ignored_before_2019_09() {
+    let doc = |draft: &str, defs: &str| {
+        json!({
+            "$schema": draft,
+            "title": "Msg",
+            "type": "object",
+            "properties": {
+                "item": {
+                    "$ref": format!("#/{defs}/Base"),
+                    "description": "kept",
+                    "properties": {"extra": {"type": "string"}},
+                    "required": ["extra"]
+                }
+            },
+            defs: {"Base": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+        })
+    };
+    let draft_07 = model(&doc(
+        "http://json-schema.org/draft-07/schema#",
+        "definitions",
+    ));
+    let item = field(&record(&draft_07, "Msg").fields, "item");
+    assert_eq!(
+        item.ty.non_null(),
+        &TypeExpr::Ref("Base".into()),
+        "{}",
+        outline(&draft_07)
+    );
+    let warned: Vec<(&str, Reach, &str)> = draft_07
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("beside `$ref` ignored"))
+        .map(|w| (w.pointer.as_str(), w.reach, &w.message[..28]))
+        .collect();
+    let keywords = "`properties`, `required` bes";
+    assert_eq!(warned, [("/properties/item", Reach::Nothing, keywords)]);
+
+    let draft_2019 = model(&doc(
+        "https://json-schema.org/draft/2019-09/schema",
+        "$defs",
+    ));
+    let item = field(&record(&draft_2019, "Msg").fields, "item");
+    assert_ne!(item.ty.non_null(), &TypeExpr::Ref("Base".into()));
+    assert!(
+        !draft_2019
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("beside `$ref`")),
+        "{:?}",
+        draft_2019.warnings
+    );
+}
+
+/// A field whose type is an untagged union admitting `null` only through another
+/// named type (lsdlschema's `Boolean: {"$ref": booleanValues}`, `booleanValues =
+/// oneOf [{"$ref": nullableBooleanValue}, an array of them]`, `nullableBooleanValue =
+/// oneOf [boolean, null]`) admits `null`: the TypeScript decoder read the required
+/// field's `null` as the key missing.
+#[test]
+fn a_field_admits_null_through_a_union_of_references_to_nullable_types() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {"value": {"$ref": "#/definitions/Values"}},
+        "required": ["value"],
+        "definitions": {
+            "Nullable": {"oneOf": [{"type": "boolean"}, {"type": "null"}]},
+            "Values": {"oneOf": [
+                {"$ref": "#/definitions/Nullable"},
+                {"type": "array", "items": {"$ref": "#/definitions/Nullable"}}
+            ]}
+        }
+    }));
+    let value = field(&record(&model, "Msg").fields, "value");
+    assert!(value.ty.is_nullable(), "{}", outline(&model));
+}

@@ -174,6 +174,17 @@ fn uri_of(draft: Draft) -> &'static str {
         .unwrap_or_default()
 }
 
+/// The draft's name as its specification spells it.
+fn name_of(draft: Draft) -> &'static str {
+    match draft {
+        Draft::D4 => "draft-04",
+        Draft::D6 => "draft-06",
+        Draft::D7 => "draft-07",
+        Draft::D2019 => "draft 2019-09",
+        Draft::D2020 => "draft 2020-12",
+    }
+}
+
 /// Checks `document` against its draft's meta-schema: the first violation as a located
 /// error.
 pub(super) fn meta_validate(file: &str, document: &Value, draft: Draft) -> Result<(), Error> {
@@ -204,15 +215,109 @@ pub(super) fn meta_validate(file: &str, document: &Value, draft: Draft) -> Resul
     }
 }
 
-/// `document` in the 2020-12 spelling, and the document as written when that differs
-/// (a 2020-12 document is its own spelling: nothing is copied or compared).
-pub(super) fn normalized(document: Value, draft: Draft) -> (Value, Option<Value>) {
+/// `document` in the 2020-12 spelling, the document as written when that differs
+/// (a 2020-12 document is its own spelling: nothing is copied or compared), and the
+/// keywords dropped because they stand beside a `$ref` in a draft that ignores them
+/// ([`ignored_beside_ref`]).
+pub(super) fn normalized(
+    mut document: Value,
+    draft: Draft,
+) -> (Value, Option<Value>, Vec<Ignored>) {
     if draft == Draft::D2020 {
-        return (document, None);
+        return (document, None, Vec::new());
     }
+    let ignored = ignored_beside_ref(&mut document, draft);
     let normal = normalize(&document, draft);
     let written = (normal != document).then_some(document);
-    (normal, written)
+    (normal, written, ignored)
+}
+
+/// Keywords a schema held beside its `$ref`: where (a pointer into the document as
+/// written) and which.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Ignored {
+    pub pointer: String,
+    pub keywords: Vec<String>,
+}
+
+impl Ignored {
+    /// What a reader of the schema is told: the keywords are not read, by the
+    /// validator nor by the generated types, and how to have them read.
+    pub fn message(&self, draft: Draft) -> String {
+        let names: Vec<String> = self.keywords.iter().map(|k| format!("`{k}`")).collect();
+        format!(
+            "{} beside `$ref` ignored, as {} says (before 2019-09 a `$ref` is the whole schema): \
+             neither the validator nor the generated types read them; to apply them, write \
+             `allOf: [{{\"$ref\": ...}}, {{...}}]`",
+            names.join(", "),
+            name_of(draft)
+        )
+    }
+}
+
+/// Drops the keywords that stand beside a `$ref` from every schema of a draft-04, -06
+/// or -07 `document` and says where: those drafts define a schema with `$ref` as the
+/// schema it names, its siblings ignored, and so does the validator. Annotations,
+/// definitions, `$id` and extension keywords stay (they assert nothing, and a `$ref`
+/// may point into definitions kept there).
+fn ignored_beside_ref(document: &mut Value, draft: Draft) -> Vec<Ignored> {
+    let mut out = Vec::new();
+    if draft <= Draft::D7 {
+        strip_beside_ref(document, String::new(), 0, &mut out);
+    }
+    out
+}
+
+/// Whether `key` beside a `$ref` would assert or apply something, were it read.
+fn asserts(key: &str) -> bool {
+    super::keywords::is_structural(key)
+        || super::keywords::VALIDATION.contains(&key)
+        || matches!(
+            key,
+            "type" | "dependencies" | "additionalItems" | "unevaluatedItems" | "contentSchema"
+        )
+}
+
+fn strip_beside_ref(schema: &mut Value, pointer: String, depth: usize, out: &mut Vec<Ignored>) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    if object.get("$ref").is_some_and(Value::is_string) {
+        let keywords: Vec<String> = object.keys().filter(|k| asserts(k)).cloned().collect();
+        for key in &keywords {
+            object.remove(key);
+        }
+        if !keywords.is_empty() {
+            out.push(Ignored {
+                pointer: pointer.clone(),
+                keywords,
+            });
+        }
+    }
+    for (key, value) in object.iter_mut() {
+        let at = join(&pointer, key);
+        let key = key.as_str();
+        let one = super::keywords::ONE_SCHEMA.contains(&key) || key == "additionalItems";
+        let list = super::keywords::SCHEMA_LISTS.contains(&key) || key == "items";
+        let map = super::keywords::SCHEMA_MAPS.contains(&key) || key == "dependencies";
+        match value {
+            Value::Array(items) if list => {
+                for (i, sub) in items.iter_mut().enumerate() {
+                    strip_beside_ref(sub, format!("{at}/{i}"), depth + 1, out);
+                }
+            }
+            Value::Object(entries) if map => {
+                for (name, sub) in entries.iter_mut() {
+                    strip_beside_ref(sub, join(&at, name), depth + 1, out);
+                }
+            }
+            sub @ Value::Object(_) if one => strip_beside_ref(sub, at, depth + 1, out),
+            _ => {}
+        }
+    }
 }
 
 /// `document` in the 2020-12 spelling.

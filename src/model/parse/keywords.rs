@@ -248,7 +248,7 @@ pub(super) fn make_nullable(shape: Shape) -> Shape {
 
 /// Keywords whose value is one subschema (with symgen's own: the reply type of a
 /// request, the open case of a union).
-const ONE_SCHEMA: &[&str] = &[
+pub(super) const ONE_SCHEMA: &[&str] = &[
     "additionalProperties",
     "unevaluatedProperties",
     "unevaluatedItems",
@@ -264,7 +264,7 @@ const ONE_SCHEMA: &[&str] = &[
 ];
 
 /// Keywords whose value is an array of subschemas.
-const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+pub(super) const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 
 /// Whether an array schema with `prefixItems` is exactly its positions: nothing may
 /// follow them (`items: false`, or `maxItems` equal to their count) and none may be

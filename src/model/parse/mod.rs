@@ -61,8 +61,9 @@ pub(super) fn build(
     let (draft, assumed) = drafts::draft_of(file, root)?;
     drafts::meta_validate(file, document, draft)?;
     directions::check(file, document)?;
-    let (normalized, written) = drafts::normalized(document.clone(), draft);
+    let (normalized, written, ignored) = drafts::normalized(document.clone(), draft);
     let mut resources = Resources::load(file, path, normalized, written, draft, sources)?;
+    let assumed_note = assumed.is_some();
     if let Some(note) = assumed {
         let note = Warning::new(file, "/$schema", note).reaching(super::Reach::Keyword);
         resources.notes.insert(0, note);
@@ -85,6 +86,13 @@ pub(super) fn build(
         }
         warning.pointer = written;
     }
+    // What the draft ignores, the validator and the types ignore too: nothing excused.
+    // These pointers are into the document as written already.
+    let at = usize::from(assumed_note).min(model.warnings.len());
+    let ignored = ignored
+        .iter()
+        .map(|i| Warning::new(file, &i.pointer, i.message(draft)).reaching(super::Reach::Nothing));
+    model.warnings.splice(at..at, ignored);
     Ok(model)
 }
 

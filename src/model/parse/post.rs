@@ -329,43 +329,41 @@ fn move_redefined_shared_fields(model: &mut Model) {
 /// See the module docs: `field: {"$ref": "#/$defs/MaybeText"}` with `MaybeText` an alias
 /// of a nullable type makes the field nullable.
 fn nullable_through_references(model: &mut Model) {
-    let aliases: HashMap<String, TypeExpr> = model
-        .types
-        .iter()
-        .filter_map(|t| match &t.kind {
-            TypeKind::Alias(expr) => Some((t.name.clone(), expr.clone())),
-            _ => None,
-        })
-        .collect();
-    // Untagged unions with an alternative that admits `null` (`oneOf: [{type: [null,
-    // string, ...]}, ...]`, an inner `oneOf` with a `null` member).
-    let null_unions: HashSet<String> = model
-        .types
-        .iter()
-        .filter(|t| match &t.kind {
-            TypeKind::Union(union) => {
-                union.tagging == Tagging::Untagged
-                    && union.variants.iter().any(|v| match &v.payload {
-                        Payload::Type(expr) => expr.is_nullable(),
-                        Payload::Unit => true,
-                        _ => false,
-                    })
-            }
-            _ => false,
-        })
-        .map(|t| t.name.clone())
-        .collect();
-    let admits_null = |name: &str| {
-        let mut current = name;
-        for _ in 0..=aliases.len() {
-            match aliases.get(current) {
-                Some(TypeExpr::Ref(next)) => current = next,
-                Some(expr) => return expr.is_nullable(),
-                None => return null_unions.contains(current),
-            }
-        }
-        false
+    // The named types that admit `null`: an alias of a nullable type, or an untagged
+    // union with an alternative that admits it (`oneOf: [{type: [null, string, ...]},
+    // ...]`, an inner `oneOf` with a `null` member), directly or through references to
+    // such types (an alternative naming another untagged union that admits it), so
+    // followed to a fixed point.
+    let mut nullable: HashSet<String> = HashSet::new();
+    let admits = |expr: &TypeExpr, nullable: &HashSet<String>| match expr {
+        TypeExpr::Ref(name) => nullable.contains(name),
+        other => other.is_nullable(),
     };
+    loop {
+        let more: Vec<String> = model
+            .types
+            .iter()
+            .filter(|t| !nullable.contains(&t.name))
+            .filter(|t| match &t.kind {
+                TypeKind::Alias(expr) => admits(expr, &nullable),
+                TypeKind::Union(union) => {
+                    union.tagging == Tagging::Untagged
+                        && union.variants.iter().any(|v| match &v.payload {
+                            Payload::Type(expr) => admits(expr, &nullable),
+                            Payload::Unit => true,
+                            _ => false,
+                        })
+                }
+                _ => false,
+            })
+            .map(|t| t.name.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        nullable.extend(more);
+    }
+    let admits_null = |name: &str| nullable.contains(name);
     let widen = |field: &mut Field| {
         if let TypeExpr::Ref(name) = &field.ty
             && admits_null(name)

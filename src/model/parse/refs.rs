@@ -429,7 +429,12 @@ impl Resources {
                 .push(Warning::new(&file, "/$schema", note).reaching(Reach::Keyword));
         }
         drafts::meta_validate(&file, &value, draft)?;
-        let (value, written) = drafts::normalized(value, draft);
+        let (value, written, ignored) = drafts::normalized(value, draft);
+        for ignored in ignored {
+            let message = ignored.message(draft);
+            self.notes
+                .push(Warning::new(&file, &ignored.pointer, message).reaching(Reach::Nothing));
+        }
         let index = self.docs.len();
         let base = base_of(&value, path.as_deref(), index);
         self.docs.push(Document {

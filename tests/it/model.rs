@@ -1620,3 +1620,39 @@ fn a_field_admits_null_through_a_union_of_references_to_nullable_types() {
     let value = field(&record(&model, "Msg").fields, "value");
     assert!(value.ty.is_nullable(), "{}", outline(&model));
 }
+
+/// `allOf: [{oneOf: [A, B]}, {$ref: Shared}]` (lsdlschema's phrasings: each alternative
+/// declares `State: {}`, the shared member says what `State` is): every alternative
+/// must satisfy the shared member too. The model read the union and dropped the other
+/// member without a word, so every language took a `State` the validator refuses.
+#[test]
+fn a_member_beside_a_union_in_all_of_refines_every_alternative() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {"p": {"$ref": "#/definitions/Phrasing"}},
+        "definitions": {
+            "Phrasing": {"allOf": [
+                {"oneOf": [{"$ref": "#/definitions/A"}, {"$ref": "#/definitions/B"}]},
+                {"$ref": "#/definitions/Shared"}
+            ]},
+            "A": {"type": "object", "properties": {"a": {"type": "string"}, "State": {}},
+                  "required": ["a"], "additionalProperties": false},
+            "B": {"type": "object", "properties": {"b": {"type": "string"}, "State": {}},
+                  "required": ["b"], "additionalProperties": false},
+            "Shared": {"type": "object", "properties": {"State": {"enum": ["on", "off"]}}}
+        }
+    }));
+    let phrasing = union(&model, "Phrasing");
+    assert_eq!(phrasing.variants.len(), 2, "{}", outline(&model));
+    for variant in &phrasing.variants {
+        let fields = match &variant.payload {
+            Payload::Fields(fields) => fields,
+            Payload::Type(TypeExpr::Ref(name)) => &record(&model, name).fields,
+            other => panic!("{other:?}\n{}", outline(&model)),
+        };
+        let state = field(fields, "State");
+        assert_ne!(state.ty.non_null(), &TypeExpr::Any, "{}", outline(&model));
+    }
+}

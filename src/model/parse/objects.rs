@@ -152,8 +152,26 @@ impl Parser<'_> {
             );
             merged.insert("properties".into(), Value::Object(props));
             merged.insert("required".into(), Value::Array(required));
-            let _ = part_pointer;
-            return self.object(&merged, pointer, ctx, None);
+            // The other parts still apply to every alternative (`allOf: [{oneOf: ...},
+            // {$ref: Shared}]`, lsdlschema's phrasings): they stay parts of the object
+            // read again, at their own pointers (the union's member read as `true`).
+            if !merged.contains_key("allOf")
+                && let Some(Value::Array(all)) = object.get("allOf")
+                && let Some(index) = part_pointer
+                    .rsplit('/')
+                    .next()
+                    .and_then(|i| i.parse::<usize>().ok())
+                    .filter(|i| *i < all.len())
+            {
+                let mut all = all.clone();
+                all[index] = Value::Bool(true);
+                merged.insert("allOf".into(), Value::Array(all));
+            }
+            let base = parts.iter().find_map(|part| match part {
+                Part::Ref(target, _) => Some(target.clone()),
+                Part::Schema(..) => None,
+            });
+            return self.object(&merged, pointer, ctx, base);
         }
         let (fields, additional) =
             match self.merged_fields(object, pointer, ctx, &parts, &required)? {

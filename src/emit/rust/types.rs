@@ -235,6 +235,7 @@ fn read_as_the_schema_says(
     let read_present = format!("{}::read_present", readings.whole_module);
     let mut reads = WholeReads::default();
     let mut present_used = false;
+    let mut required_used = false;
     // `::std::option::Option<S>`: its `S`.
     let optional = |ty: &syn::Type| -> Option<syn::Type> {
         let syn::Type::Path(path) = ty else {
@@ -300,9 +301,20 @@ fn read_as_the_schema_says(
                 present_used = true;
                 continue;
             }
+            // A required property whose schema admits `null` is typify's `Option<T>`
+            // without a `default`, which serde's derived reading takes as `None` when
+            // the key is missing. Read through a function, a missing key is refused,
+            // as the schema's `required` says (`null` is still `None`).
+            let key = serde_key(field);
+            if !defaulted && !whole.contains(&key) && optional(&field.ty).is_some() {
+                field
+                    .attrs
+                    .push(syn::parse_quote!(#[serde(deserialize_with = "symgen_required")]));
+                required_used = true;
+                continue;
+            }
             // Only an optional field (typify's `default`) of a key listed reads from a
             // present value only.
-            let key = serde_key(field);
             let present = defaulted && present_only.contains(&key);
             if whole.contains(&key) {
                 let path = if present && optional(&field.ty).is_some() {
@@ -370,6 +382,21 @@ fn read_as_the_schema_says(
                 }
             }
         }
+    }
+    if required_used {
+        items.push(syn::parse_quote! {
+            /// Reads a required field whose schema admits `null`: `null` is `None`, and a
+            /// missing key is refused (serde's derived reading would take it as `None`).
+            fn symgen_required<'de, D, T>(
+                deserializer: D,
+            ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                <::std::option::Option<T> as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            }
+        });
     }
     if present_used {
         items.push(syn::parse_quote! {

@@ -49,6 +49,15 @@ cli generate 2>/dev/null
 cli check 2>/dev/null || fail "check after generate is not clean"
 pass
 
+# 1b. The team's protocol crate leaves serde_json's maps as the team's program builds
+#     them: symgen-wire turns on no `preserve_order` (only the team's symgen command
+#     line, through the symgen crate, does).
+if (cd "$project" && cargo tree --offline -e features -p chat-protocol) |
+  grep -q 'serde_json feature "preserve_order"'; then
+  fail "chat-protocol's dependencies turn on serde_json's preserve_order"
+fi
+pass
+
 # 2. The plain symgen binary (no protocols compiled in) runs the project's command.
 cargo build --quiet --locked --package symgen
 (cd "$project" && "$repo/target/debug/symgen" check 2>/dev/null) ||
@@ -261,5 +270,5 @@ py_documented=$(tail -n 1 "$work/pytest.log" | grep -o '[0-9]* xfailed' | grep -
   [ "$("$py_bin/python" main.py)" = "app ok" ]) || fail "the Python worker failed"
 pass
 
-echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, a file it did not write kept, $owners, drift named with its fix, the plain binary delegating, its message reference and a wire-breaking change caught against its last commit, validate verdicts on its $ts_all vectors (hand-written and generated), TypeScript strict + vectors (types and run-time decoders; $ts_documented documented divergences), Swift build/lint/vectors ($swift_documented documented) and an app depending on it by path, Python ruff/mypy/vectors ($py_documented documented) and a worker using the pip-installed package" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
+echo "adoption: a team's repository (protocol crate on symgen-wire, own CLI, symgen.toml names) passes $checks checks: generate/check, no serde_json preserve_order forced on its protocol crate, a file it did not write kept, $owners, drift named with its fix, the plain binary delegating, its message reference and a wire-breaking change caught against its last commit, validate verdicts on its $ts_all vectors (hand-written and generated), TypeScript strict + vectors (types and run-time decoders; $ts_documented documented divergences), Swift build/lint/vectors ($swift_documented documented) and an app depending on it by path, Python ruff/mypy/vectors ($py_documented documented) and a worker using the pip-installed package" >>"${SYMGEN_SUMMARY:-/dev/stdout}"
 echo "$checks 0" >>"${SYMGEN_COUNTS:-/dev/null}"

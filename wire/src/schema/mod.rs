@@ -59,7 +59,26 @@ pub struct SchemaFile {
 }
 
 /// Builds the schema document of one protocol.
+///
+/// The document's key order is part of what it says (the order of each object's
+/// `properties` is the order of every generated language's fields), so it is built only
+/// where serde_json's maps keep insertion order: its `preserve_order` feature, which
+/// the symgen crate (the command line that writes schemas) turns on. symgen-wire does
+/// not, so that a program depending on a protocol crate keeps serde_json's default
+/// maps; a build without the feature gets an error saying so, never a schema whose
+/// fields are silently sorted.
 pub fn document(protocol: &Protocol) -> Result<Value, Error> {
+    if !maps_keep_order() {
+        return Err(Error {
+            file: protocol.file_name(),
+            pointer: String::new(),
+            message: "serde_json's maps do not keep insertion order in this build, so the \
+                      schema's properties would be written sorted: write schemas with the \
+                      symgen command line (it turns on serde_json's `preserve_order`), or \
+                      turn that feature on in the program that calls symgen_wire::schema"
+                .into(),
+        });
+    }
     let mut generator = SchemaSettings::draft2020_12().into_generator();
     let (roots, unions) = crate::probe::collecting(|| {
         protocol
@@ -181,5 +200,45 @@ fn to_file(protocol: &Protocol, document: &Value) -> SchemaFile {
     SchemaFile {
         name: protocol.file_name(),
         contents,
+    }
+}
+
+/// Whether serde_json's `Map` keeps insertion order (its `preserve_order` feature is on
+/// in this build).
+fn maps_keep_order() -> bool {
+    let mut map = Map::new();
+    map.insert("b".into(), Value::Null);
+    map.insert("a".into(), Value::Null);
+    map.keys().next().is_some_and(|first| first == "b")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+    struct Point {
+        y: i32,
+        x: i32,
+    }
+
+    /// Built alone (`cargo test -p symgen-wire`), serde_json's maps are sorted: the
+    /// document is refused with its reason, never written with `x` before `y`. Built
+    /// beside the symgen crate, they keep order and the fields stay as declared.
+    #[test]
+    fn a_document_is_built_only_where_maps_keep_their_order() {
+        let protocol = Protocol::new("points").root::<Point>();
+        match document(&protocol) {
+            Ok(document) => {
+                assert!(maps_keep_order());
+                let point = &document["$defs"]["Point"]["properties"];
+                let keys: Vec<&String> = point.as_object().unwrap().keys().collect();
+                assert_eq!(keys, ["y", "x"]);
+            }
+            Err(err) => {
+                assert!(!maps_keep_order());
+                assert!(err.message.contains("preserve_order"), "{}", err.message);
+            }
+        }
     }
 }

@@ -55,6 +55,13 @@ enum Command {
         /// Output directory (must exist). Default: the project's schema directory.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Write each schema self-contained: every type it uses defined in it, none
+        /// referred to in another file (a type two protocols share is then in both), for
+        /// tools that read one file at a time (json-schema-to-typescript, quicktype,
+        /// datamodel-code-generator). Needs --out: the project's schema directory keeps
+        /// the linked files its packages are generated from.
+        #[arg(long, requires = "out")]
+        bundle: bool,
     },
     /// Regenerate every output of the project (the main job): the schemas of the
     /// registered protocols and one package per language, as `symgen.toml` says.
@@ -245,7 +252,7 @@ impl Cli {
             return delegate(project, command, args);
         }
         match parsed.command {
-            Command::Schema { out } => self.schema(out, project.as_ref()),
+            Command::Schema { out, bundle } => self.schema(out, bundle, project.as_ref()),
             Command::Generate => self.generate(require(project, "generate")?, parsed.deny_warnings),
             Command::Check => self.check(require(project, "check")?),
             Command::Validate(args) => {
@@ -276,7 +283,12 @@ impl Cli {
             .collect())
     }
 
-    fn schema(&self, out: Option<PathBuf>, project: Option<&Project>) -> Result<ExitCode> {
+    fn schema(
+        &self,
+        out: Option<PathBuf>,
+        bundle: bool,
+        project: Option<&Project>,
+    ) -> Result<ExitCode> {
         if self.protocols.is_empty() {
             return Err(Error::Usage(
                 "no protocols are registered: `schema` writes the schemas of the Rust types a \
@@ -298,7 +310,10 @@ impl Cli {
         };
         // An `--out` directory is the user's choice: their files there are left alone.
         let shared = !owned || project.is_some_and(|p| p.schema_shared);
-        let set = self.schema_set(dir, display, shared)?;
+        let mut set = self.schema_set(dir, display, shared)?;
+        if bundle {
+            set.files = self.bundled_schemas()?;
+        }
         let changed = write_set(&set, owned)?;
         eprintln!(
             "symgen schema: {} file(s) changed in {}",
@@ -306,6 +321,21 @@ impl Cli {
             crate::files::shown(&set.display)
         );
         Ok(ExitCode::SUCCESS)
+    }
+
+    /// Each registered protocol's schema standing alone (`schema::render`): what
+    /// `--bundle` writes.
+    fn bundled_schemas(&self) -> Result<Vec<emit::OutputFile>> {
+        self.protocols
+            .iter()
+            .map(|protocol| {
+                let file = schema::render(protocol).map_err(Error::Protocol)?;
+                Ok(emit::OutputFile {
+                    path: file.name,
+                    contents: file.contents,
+                })
+            })
+            .collect()
     }
 
     fn schema_set(&self, dir: PathBuf, display: PathBuf, shared: bool) -> Result<OutputSet> {

@@ -1656,3 +1656,35 @@ fn a_member_beside_a_union_in_all_of_refines_every_alternative() {
         assert_ne!(state.ty.non_null(), &TypeExpr::Any, "{}", outline(&model));
     }
 }
+
+/// `additionalProperties: false` beside `patternProperties` refuses a key that matches
+/// no pattern; the generated types take every key (typed as the patterns' values), so
+/// that is warned about at `additionalProperties`, where the validator reports such a
+/// key (luaurc's `aliases`: every language took `"a/b~c ☃"`, counted as a closed object
+/// left open, though nothing said the types do not hold it).
+#[test]
+fn a_closed_object_of_patterns_warns_that_other_keys_are_taken() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "aliases": {
+                "type": "object",
+                "patternProperties": {"^[a-z]+$": {"type": "string"}},
+                "additionalProperties": false
+            },
+            "open": {"type": "object", "patternProperties": {"^[a-z]+$": {"type": "string"}}}
+        }
+    }));
+    let warned: Vec<(&str, Reach)> = model
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("matches no pattern"))
+        .map(|w| (w.pointer.as_str(), w.reach))
+        .collect();
+    assert_eq!(
+        warned,
+        [("/properties/aliases/additionalProperties", Reach::Keyword)]
+    );
+}

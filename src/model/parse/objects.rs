@@ -462,6 +462,19 @@ impl Parser<'_> {
                         .reaching(reach),
                     );
                 }
+                // Beside `additionalProperties: false`, a key that is no property and
+                // matches no pattern is refused by the schema; the types take it, as
+                // they take every other key (luaurc's `aliases`, prometheus' `labels`).
+                if object.get("additionalProperties") == Some(&Value::Bool(false)) {
+                    self.warnings.push(
+                        Warning::new(
+                            self.file,
+                            &join(pointer, "additionalProperties"),
+                            "`additionalProperties: false` beside `patternProperties`: a key that matches no pattern is not refused by the generated types",
+                        )
+                        .reaching(Reach::Keyword),
+                    );
+                }
                 additional = Additional::Typed(value);
             }
         }

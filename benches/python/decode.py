@@ -4,15 +4,16 @@ alone and against datamodel-code-generator's models of the same schemas, in one 
 Reads the corpora the Rust validation benchmark writes
 (`target/bench-corpus/<id>.jsonl`, from `cargo bench --bench validation`), the
 committed schemas (`schema/`) and the generated package (`generated/python/src`).
-datamodel-code-generator renders its models from the same schema files into a scratch
+datamodel-code-generator renders its models from the same schemas, written
+self-contained (`symgen schema --bundle`, from target/debug/symgen), into a scratch
 directory at start. Per protocol, in interleaved rounds over the whole corpus:
 
   - `json.loads` alone (the floor: parsing, no types),
   - symgen: `decode_<root>` of the generated module (strict, wire names only),
   - datamodel-code-generator: `<Root>.model_validate_json` of its model (its defaults).
 
-Each message is decoded as the root symgen's decoder accepts it as (found once, before
-timing). It also reports how many of the protocol's invalid conformance vectors each
+Each message is decoded as the root whose decoder knows its tag (found once, before
+timing; an open union also takes every other root's messages, as its unknown case). It also reports how many of the protocol's invalid conformance vectors each
 set of models rejects: speed means nothing if the models accept what Rust rejects.
 
 With `--baseline DIR` (another generated package's `src` directory, e.g. from
@@ -54,15 +55,36 @@ def load_module(name: str, path: Path) -> ModuleType:
     return module
 
 
-def peer_models(protocol: str, out: Path) -> ModuleType | None:
-    """datamodel-code-generator's models of the protocol's schema; `None` (said on
-    stderr) when it cannot render them."""
+def bundle_schemas(out: Path) -> Path:
+    """The protocols' schemas written self-contained (`symgen schema --bundle`): the
+    linked files of schema/ refer to each other by `urn:` ids, which
+    datamodel-code-generator cannot resolve."""
+    bundled = out / "bundled"
+    bundled.mkdir()
+    subprocess.run(
+        [
+            str(ROOT / "target/debug/symgen"),
+            "schema",
+            "--bundle",
+            "--out",
+            str(bundled),
+        ],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
+    return bundled
+
+
+def peer_models(protocol: str, bundled: Path, out: Path) -> ModuleType | None:
+    """datamodel-code-generator's models of the protocol's (bundled) schema; `None`
+    (said on stderr) when it cannot render them."""
     target = out / f"peer_{MODULES[protocol]}.py"
     done = subprocess.run(
         [
             str(Path(sys.executable).parent / "datamodel-codegen"),
             "--input",
-            str(ROOT / "schema" / f"{protocol}.schema.json"),
+            str(bundled / f"{protocol}.schema.json"),
             "--input-file-type",
             "jsonschema",
             "--output-model-type",
@@ -77,7 +99,10 @@ def peer_models(protocol: str, out: Path) -> ModuleType | None:
     )
     if done.returncode != 0:
         reason = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
-        print(f"{protocol}: datamodel-code-generator cannot render it: {reason}", file=sys.stderr)
+        print(
+            f"{protocol}: datamodel-code-generator cannot render it: {reason}",
+            file=sys.stderr,
+        )
         return None
     return load_module(target.stem, target)
 
@@ -140,21 +165,27 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT / "generated/python/src"))
     scratch = Path(tempfile.mkdtemp(prefix="symgen-bench-"))
+    bundled = bundle_schemas(scratch)
+    runtime = importlib.import_module("symgen_protocols._runtime")
     sample_s = args.sample_ms / 1000
     rows = []
     for protocol in args.protocols:
         ours = importlib.import_module(f"symgen_protocols.{MODULES[protocol]}")
-        peer = peer_models(protocol, scratch)
+        peer = peer_models(protocol, bundled, scratch)
         lines = (args.corpus_dir / f"{protocol}.jsonl").read_text().splitlines()
-        # The root each message is an instance of, by symgen's decoders.
+        # The root each message is an instance of, by symgen's decoders: the root that
+        # knows its tag (an open union takes every message, as its unknown case).
         roots: list[str] = []
         for line in lines:
-            for name, codec in ours.ROOTS.items():
-                if not rejects(codec.decode, line):
-                    roots.append(name)
-                    break
-            else:
-                raise SystemExit(f"{protocol}: no root accepts {line}")
+            known = [
+                name
+                for name, codec in ours.ROOTS.items()
+                if not rejects(codec.decode, line)
+                and not isinstance(codec.decode(line), runtime.UnknownVariant)
+            ]
+            if not known:
+                raise SystemExit(f"{protocol}: no root knows {line}")
+            roots.append(known[0])
         peer_adapters: dict[str, TypeAdapter[Any]] = (
             {}
             if peer is None

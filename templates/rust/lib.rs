@@ -4,7 +4,8 @@
 {% for module in modules %}
 pub mod {{ module }};
 {%- endfor %}
-{%- if let Some(support) = support %}
-
+{%- if !supports.is_empty() %}
+{% for support in supports %}
 mod {{ support }};
+{%- endfor %}
 {%- endif %}

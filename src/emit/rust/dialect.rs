@@ -14,6 +14,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
+use super::bounds::{self, Bounds, Check};
 use crate::emit::doc::DocBlock;
 use crate::model::{
     Additional, Docs, Enum, Field, IntWidth, Literal, Model, NamedType, Payload, Record, Tagging,
@@ -34,6 +35,9 @@ pub(super) struct Dialect<'a> {
     /// The integers of the untagged and externally tagged variants' values written
     /// since the last [`Dialect::definition`].
     variant_integers: RefCell<Integers>,
+    /// Every property of the objects written since the last [`Dialect::definition`],
+    /// with the bounds of its integers that the Rust type does not hold.
+    bounded: RefCell<Vec<(String, Vec<Check>)>>,
 }
 
 /// What integers a schema holds, directly or through options, arrays, tuples, maps and
@@ -70,6 +74,8 @@ pub(super) struct Definition {
     /// float literal (`1.0`, `-0`) as an integer, serde does not, so the crate reads
     /// them through a reading that does (`types.rs`).
     pub whole: Whole,
+    /// The bounds of its integers the crate checks (`bounds.rs`).
+    pub bounds: Bounds,
 }
 
 /// Where a definition holds integers without a Rust `format` (and none with one, so
@@ -93,6 +99,7 @@ impl<'a> Dialect<'a> {
             optional: RefCell::default(),
             integers: RefCell::default(),
             variant_integers: RefCell::default(),
+            bounded: RefCell::default(),
         }
     }
 
@@ -101,6 +108,7 @@ impl<'a> Dialect<'a> {
         self.optional.borrow_mut().clear();
         self.integers.borrow_mut().clear();
         self.variant_integers.take();
+        self.bounded.borrow_mut().clear();
         let schema = self.schema(named);
         let optional = self.optional.take();
         let mut by_key: HashMap<String, Integers> = HashMap::new();
@@ -131,10 +139,25 @@ impl<'a> Dialect<'a> {
             .filter(|(name, _)| !nullable.contains(name.as_str()))
             .map(|(name, _)| name.clone())
             .collect();
+        let mut each: HashMap<String, Vec<Vec<Check>>> = HashMap::new();
+        for (key, checks) in self.bounded.take() {
+            each.entry(key).or_default().push(checks);
+        }
+        let bounds = Bounds {
+            fields: each
+                .into_iter()
+                .filter_map(|(key, each)| Some((key, bounds::agreed(&each)?)))
+                .collect(),
+            alias: match &named.kind {
+                TypeKind::Alias(expr) => bounds::checks_of(expr),
+                _ => Vec::new(),
+            },
+        };
         Definition {
             schema,
             present_only,
             whole,
+            bounds,
         }
     }
 
@@ -211,6 +234,9 @@ impl<'a> Dialect<'a> {
                 continue;
             }
             let mut schema = self.expr(&field.ty);
+            self.bounded
+                .borrow_mut()
+                .push((field.name.clone(), bounds::checks_of(&field.ty)));
             let integers = self.integers_of(&field.ty, 0);
             if integers.plain || integers.rust {
                 self.integers

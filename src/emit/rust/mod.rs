@@ -9,6 +9,7 @@
 //! For a program that consumes a schema it does not own; a protocol declared in Rust
 //! (the seed protocols) has its own types already.
 
+mod bounds;
 mod dialect;
 mod objects;
 mod types;
@@ -128,8 +129,8 @@ struct ManifestTemplate<'a> {
 struct LibTemplate<'a> {
     /// Module identifiers.
     modules: &'a [String],
-    /// The identifier of the crate's whole-float module, when written.
-    support: Option<&'a str>,
+    /// The identifiers of the crate's support modules written (whole floats, bounds).
+    supports: &'a [&'a str],
 }
 
 /// The crate's whole-float module: the readings the modules name.
@@ -139,6 +140,11 @@ struct WholeTemplate {
     read: bool,
     read_present: bool,
 }
+
+/// The crate's bounds module: the check of integers out of their bounds.
+#[derive(Template)]
+#[template(path = "rust/bounds.rs")]
+struct BoundsTemplate;
 
 /// `src/<module>.rs`.
 #[derive(Template)]
@@ -278,6 +284,10 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
     let whole_module = scope.claim("symgen_whole".to_owned());
     let whole_path = format!("super::{whole_module}");
     let mut whole_reads = WholeReads::default();
+    // The module of the bounds checks, named and written alike.
+    let bounds_module = scope.claim("symgen_bounds".to_owned());
+    let bounds_path = format!("super::{bounds_module}");
+    let mut bounded = false;
     // Rust type of each model type, by module stem then model name.
     let mut rust_types: HashMap<&str, HashMap<String, String>> = HashMap::new();
     let mut files = Vec::new();
@@ -324,6 +334,7 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
         let dialect = Dialect::new(model, &keys);
         let mut present_only = HashMap::new();
         let mut whole = HashMap::new();
+        let mut bounds_of = HashMap::new();
         let mut checked = HashMap::new();
         for named in &model.types {
             if module.renders(&named.name) {
@@ -334,6 +345,7 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
                 let definition = dialect.definition(named);
                 definitions.push((key.clone(), definition.schema));
                 present_only.insert(key.clone(), definition.present_only);
+                bounds_of.insert(key.clone(), definition.bounds);
                 whole.insert(key, definition.whole);
             }
         }
@@ -342,6 +354,8 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
             whole: &whole,
             whole_module: &whole_path,
             values: &checked,
+            bounds: &bounds_of,
+            bounds_module: &bounds_path,
         };
         let rendered =
             types::render(definitions, &replacements, &wanted, &readings).map_err(|why| {
@@ -353,6 +367,7 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
                 )
             })?;
         whole_reads.add(rendered.whole);
+        bounded |= rendered.bounded;
         for root in model.entry_points() {
             let path = match rendered.types.get(root) {
                 Some(name) if !name.starts_with("super::") => format!("{ident}::{name}"),
@@ -402,11 +417,21 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
         };
         (whole_module.as_str(), path, template)
     });
-    if let Some((_, path, template)) = &support {
+    let mut supports: Vec<&str> = Vec::new();
+    if let Some((name, path, template)) = &support {
         files.push(OutputFile {
             path: path.clone(),
             contents: super::render_template("rust", template, path)?,
         });
+        supports.push(name);
+    }
+    if bounded {
+        let path = format!("src/{bounds_module}.rs");
+        files.push(OutputFile {
+            contents: super::render_template("rust", &BoundsTemplate, &path)?,
+            path,
+        });
+        supports.push(&bounds_module);
     }
     files.push(OutputFile {
         path: "src/lib.rs".to_owned(),
@@ -414,7 +439,7 @@ fn render_crate(input: &Input<'_>, options: &Options) -> Result<Vec<OutputFile>,
             "rust",
             &LibTemplate {
                 modules: &modules,
-                support: support.as_ref().map(|(name, _, _)| *name),
+                supports: &supports,
             },
             "src/lib.rs",
         )?,

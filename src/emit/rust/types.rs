@@ -21,6 +21,8 @@ pub(super) struct Rendered {
     pub types: HashMap<String, String>,
     /// Which readings of the crate's whole-float module the module names.
     pub whole: WholeReads,
+    /// Whether the module reads a field through the crate's bounds module.
+    pub bounded: bool,
 }
 
 /// The readings of the crate's whole-float module (`templates/rust/whole.rs`) a module
@@ -58,6 +60,10 @@ pub(super) struct Readings<'a> {
     pub whole_module: &'a str,
     /// The values of each definition whose type the crate checks (`values.rs`).
     pub values: &'a HashMap<String, super::values::Values>,
+    /// The integer bounds of each definition the crate checks (`bounds.rs`).
+    pub bounds: &'a HashMap<String, super::bounds::Bounds>,
+    /// The path of the crate's bounds module from a module (`super::…`).
+    pub bounds_module: &'a str,
 }
 
 /// Runs typify over `definitions` (definition key, schema); `names` maps the model
@@ -109,12 +115,23 @@ pub(super) fn render(
             keys.get(&name).cloned().unwrap_or(name)
         });
         let whole = read_as_the_schema_says(&mut file.items, readings, &keys);
+        // After the readings above, which the checks then wrap.
+        let bounded = super::bounds::check(
+            &mut file.items,
+            readings.bounds,
+            readings.bounds_module,
+            |ident| {
+                let name = ident.to_string();
+                keys.get(&name).cloned().unwrap_or(name)
+            },
+        );
         // Last: the remote definitions copy the fields' attributes as they now are.
         super::objects::objects_only(&mut file.items);
         Ok(Rendered {
             source: escape_unprintable(&prettyplease::unparse(&file)),
             types,
             whole,
+            bounded,
         })
     }));
     std::panic::set_hook(hook);
@@ -475,7 +492,7 @@ fn holds_integer(ty: &syn::Type) -> bool {
 }
 
 /// The key a field is read from: its `#[serde(rename = "…")]`, else its name.
-fn serde_key(field: &syn::Field) -> String {
+pub(super) fn serde_key(field: &syn::Field) -> String {
     let mut key = None;
     for attribute in &field.attrs {
         if !attribute.path().is_ident("serde") {

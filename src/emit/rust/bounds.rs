@@ -238,26 +238,22 @@ fn wrap(field: &mut syn::Field, checks: &[Check], readers: &mut Readers) {
 /// Removes the field's `#[serde(deserialize_with = "…")]` attribute (one that says
 /// only that) and returns its function's path.
 fn take_deserialize_with(attrs: &mut Vec<syn::Attribute>) -> Option<syn::Path> {
-    let position = attrs.iter().position(|attribute| {
-        let mut only = false;
-        if attribute.path().is_ident("serde") {
-            let _ = attribute.parse_nested_meta(|meta| {
-                let value: syn::LitStr = meta.value()?.parse()?;
-                only = meta.path.is_ident("deserialize_with") && !value.value().is_empty();
-                Ok(())
-            });
+    let (position, path) = attrs.iter().enumerate().find_map(|(position, attribute)| {
+        if !attribute.path().is_ident("serde") {
+            return None;
         }
-        only
+        // Every word of the attribute, and the path when one is `deserialize_with`.
+        let (mut words, mut path) = (0, None);
+        let read = attribute.parse_nested_meta(|meta| {
+            words += 1;
+            let value: syn::LitStr = meta.value()?.parse()?;
+            if meta.path.is_ident("deserialize_with") {
+                path = value.parse::<syn::Path>().ok();
+            }
+            Ok(())
+        });
+        (read.is_ok() && words == 1).then_some((position, path?))
     })?;
-    let attribute = attrs.remove(position);
-    let mut path = None;
-    let _ = attribute.parse_nested_meta(|meta| {
-        let value: syn::LitStr = meta.value()?.parse()?;
-        path = value.parse::<syn::Path>().ok();
-        Ok(())
-    });
-    if path.is_none() {
-        attrs.insert(position, attribute);
-    }
-    path
+    attrs.remove(position);
+    Some(path)
 }

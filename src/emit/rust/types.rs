@@ -110,20 +110,19 @@ pub(super) fn render(
             syn::parse2(space.to_stream()).map_err(|err| format!("typify wrote no Rust: {err}"))?;
         syn::visit_mut::VisitMut::visit_file_mut(&mut QualifiedDefaults, &mut file);
         rename_clashing_extras(&mut file.items);
-        super::values::check(&mut file.items, readings.values, |ident| {
+        // The definition key of a type typify named.
+        let key_of = |ident: &syn::Ident| {
             let name = ident.to_string();
             keys.get(&name).cloned().unwrap_or(name)
-        });
+        };
+        super::values::check(&mut file.items, readings.values, key_of);
         let whole = read_as_the_schema_says(&mut file.items, readings, &keys);
         // After the readings above, which the checks then wrap.
         let bounded = super::bounds::check(
             &mut file.items,
             readings.bounds,
             readings.bounds_module,
-            |ident| {
-                let name = ident.to_string();
-                keys.get(&name).cloned().unwrap_or(name)
-            },
+            key_of,
         );
         // Last: the remote definitions copy the fields' attributes as they now are.
         super::objects::objects_only(&mut file.items);

@@ -1688,3 +1688,119 @@ fn a_closed_object_of_patterns_warns_that_other_keys_are_taken() {
         [("/properties/aliases/additionalProperties", Reach::Keyword)]
     );
 }
+
+/// `unevaluatedProperties: false` beside a `$ref` closes the object the reference
+/// describes (yamllint's `{"$ref": "#/$defs/rule", "unevaluatedProperties": false}`):
+/// the model kept the bare reference, so every language took a key the schema refuses,
+/// and nothing said so.
+#[test]
+fn unevaluated_properties_beside_a_ref_close_the_referenced_object() {
+    let model = model(&json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "rule": {"oneOf": [
+                {"type": "boolean"},
+                {"$ref": "#/$defs/Rule", "unevaluatedProperties": false}
+            ]},
+            "open": {"$ref": "#/$defs/Rule"}
+        },
+        "$defs": {"Rule": {"type": "object", "properties": {"level": {"type": "string"}}}}
+    }));
+    let msg = record(&model, "Msg");
+    assert_eq!(
+        field(&msg.fields, "open").ty,
+        TypeExpr::Ref("Rule".into()),
+        "{}",
+        outline(&model)
+    );
+    let TypeExpr::Ref(rule) = &field(&msg.fields, "rule").ty else {
+        panic!("rule: {}", outline(&model));
+    };
+    let closed = union(&model, rule)
+        .variants
+        .iter()
+        .find_map(|v| match &v.payload {
+            Payload::Type(TypeExpr::Ref(name)) if name != "Rule" => Some(record(&model, name)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no closed alternative: {}", outline(&model)));
+    assert_eq!(closed.additional, Additional::Forbidden);
+    assert!(matches!(
+        field(&closed.fields, "level").ty,
+        TypeExpr::String(_)
+    ));
+}
+
+/// `patternProperties` whose values are of another type than `additionalProperties`:
+/// the other keys are typed as any JSON, so the schema of `additionalProperties` is not
+/// enforced and is warned about where it is written (ava's `extensions`: a key's value
+/// `5` was refused by `additionalProperties: {enum: [...]}`, taken by every language,
+/// and the warning sat at `patternProperties` only).
+#[test]
+fn additional_properties_beside_patterns_of_other_types_are_warned_about() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "mixed": {
+                "type": "object",
+                "patternProperties": {"^js$": {"enum": [true]}},
+                "additionalProperties": {"enum": ["commonjs", "module"]}
+            },
+            "alike": {
+                "type": "object",
+                "patternProperties": {"^js$": {"type": "string"}},
+                "additionalProperties": {"type": "string"}
+            }
+        }
+    }));
+    let warned: Vec<(&str, Reach)> = model
+        .warnings
+        .iter()
+        .filter(|w| w.pointer.ends_with("/additionalProperties"))
+        .map(|w| (w.pointer.as_str(), w.reach))
+        .collect();
+    assert_eq!(
+        warned,
+        [("/properties/mixed/additionalProperties", Reach::Below)]
+    );
+}
+
+/// A combination typed as one of its parts (tslint's `allOf: [{"$ref": rule}, {items,
+/// properties, additionalProperties: false}]`, where `rule` is a union): that part's
+/// rules are enforced, so its warning excuses nothing; the other parts' rules are not,
+/// and are warned about where they are written. The warning that reached everything
+/// below the typed part excused its rules and none of the others'.
+#[test]
+fn a_combination_typed_as_one_part_warns_about_the_other_parts() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {
+            "rule": {"allOf": [
+                {"$ref": "#/definitions/Rule"},
+                {"items": [{"type": "boolean"}], "properties": {"severity": {}}, "additionalProperties": false}
+            ]}
+        },
+        "definitions": {"Rule": {"type": ["boolean", "array"], "items": {"type": "string"}}}
+    }));
+    let warned: Vec<(&str, Reach)> = model
+        .warnings
+        .iter()
+        .filter(|w| w.pointer.starts_with("/properties/rule/allOf/"))
+        .map(|w| (w.pointer.as_str(), w.reach))
+        .collect();
+    assert_eq!(
+        warned,
+        [
+            ("/properties/rule/allOf/0", Reach::Nothing),
+            ("/properties/rule/allOf/1", Reach::Below)
+        ],
+        "{:?}",
+        model.warnings
+    );
+}

@@ -56,8 +56,12 @@ impl Parser<'_> {
             choice = Some((key, members));
         }
 
+        // `unevaluatedProperties` beside a `$ref` closes the object the reference
+        // describes (yamllint's `{"$ref": "#/$defs/rule", "unevaluatedProperties":
+        // false}`): the part with the rule, not the part alone.
         let has_own_structure = own_props.is_some_and(|p| !p.is_empty())
             || object.contains_key("additionalProperties")
+            || object.contains_key("unevaluatedProperties")
             || object.contains_key("patternProperties");
 
         // Keys this object requires on top of what its parts require: an
@@ -367,11 +371,34 @@ impl Parser<'_> {
                 Merge::Other(expr, at) => {
                     // Not an object with fields (a union, a scalar): the conjunction is
                     // typed as this part, which every valid value satisfies; what the
-                    // other parts add is not enforced.
-                    self.warn(
-                        &at,
-                        "this schema is combined with object properties the generated types cannot merge into it; those properties are not enforced",
+                    // other parts and the object's own keywords add is not enforced.
+                    // This part's rules are, so its warning excuses nothing; the rest
+                    // is warned about where it is written (tslint's `allOf: [{$ref:
+                    // rule}, {items, properties}]`).
+                    self.warnings.push(
+                        Warning::new(
+                            self.file,
+                            &at,
+                            "this schema is combined with object properties the generated types cannot merge into it; those properties are not enforced",
+                        )
+                        .reaching(Reach::Nothing),
                     );
+                    let own = OBJECT_KEYWORDS
+                        .iter()
+                        .filter(|key| object.contains_key(**key))
+                        .map(|key| join(pointer, key));
+                    let rest: Vec<String> = parts
+                        .iter()
+                        .map(|part| part.pointer().to_owned())
+                        .filter(|part| *part != at)
+                        .chain(own)
+                        .collect();
+                    for unenforced in rest {
+                        self.warn(
+                            &unenforced,
+                            format!("not enforced by the generated types, which type this combination as `{at}` alone"),
+                        );
+                    }
                     return Ok(Merged::Other(expr));
                 }
             };
@@ -396,6 +423,8 @@ impl Parser<'_> {
                 field.required = true;
             }
         }
+        // Where the schema of the other keys is, when one is written.
+        let mut additional_at = None;
         match object
             .get("additionalProperties")
             .or_else(|| object.get("unevaluatedProperties"))
@@ -411,6 +440,7 @@ impl Parser<'_> {
                 } else {
                     "unevaluatedProperties"
                 };
+                additional_at = Some(join(pointer, key));
                 let value = self.expr(
                     schema,
                     &join(pointer, key),
@@ -461,6 +491,15 @@ impl Parser<'_> {
                         )
                         .reaching(reach),
                     );
+                }
+                // The other keys' own schema is one of the types that differ: a key
+                // that matches no pattern is any JSON too (ava's `extensions`).
+                if let (Reach::Below, Some(at)) = (reach, &additional_at) {
+                    self.warnings.push(Warning::new(
+                        self.file,
+                        at,
+                        "the schema of keys that match no `patternProperties` pattern is not enforced by the generated types, since the patterns' values are of other types; such keys are typed as any JSON",
+                    ));
                 }
                 // Beside `additionalProperties: false`, a key that is no property and
                 // matches no pattern is refused by the schema; the types take it, as
@@ -655,9 +694,27 @@ fn map_additional(value: TypeExpr) -> Additional {
     }
 }
 
+/// An object's own keywords, which a combination typed as one of its parts leaves out.
+const OBJECT_KEYWORDS: &[&str] = &[
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+];
+
 pub(super) enum Part {
     Ref(String, String),
     Schema(Value, String),
+}
+
+impl Part {
+    /// Where the part is written: its `$ref`, or its `allOf` member.
+    fn pointer(&self) -> &str {
+        match self {
+            Part::Ref(_, pointer) | Part::Schema(_, pointer) => pointer,
+        }
+    }
 }
 
 /// Two schemas of one property that no single generated type combines: the later one

@@ -16,6 +16,9 @@ pub enum Failure {
         location: String,
         /// JSON Pointer of the value it fails on.
         instance: String,
+        /// The way the engine came to it from the root: the keywords it passed, each
+        /// `$ref` it followed among them (JSON Schema's evaluation path).
+        via: String,
         /// What the keyword asks, where a value can be made to obey it.
         asks: Option<Asks>,
     },
@@ -25,6 +28,8 @@ pub enum Failure {
         location: String,
         /// JSON Pointer of the value.
         instance: String,
+        /// The way the engine came to it from the root (see [`Failure::Keyword`]).
+        via: String,
         /// Each alternative's own failures.
         alternatives: Vec<Vec<Failure>>,
     },
@@ -70,11 +75,13 @@ pub(super) fn failures<'e>(errors: impl IntoIterator<Item = ValidationError<'e>>
 fn failure(error: &ValidationError<'_>) -> Failure {
     let location = location(error);
     let instance = error.instance_path().as_str().to_owned();
+    let via = error.evaluation_path().as_str().to_owned();
     let asks = match error.kind() {
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
             return Failure::Alternatives {
                 location,
                 instance,
+                via,
                 alternatives: context
                     .iter()
                     .map(|errors| errors.iter().map(failure).collect())
@@ -119,6 +126,7 @@ fn failure(error: &ValidationError<'_>) -> Failure {
     Failure::Keyword {
         location,
         instance,
+        via,
         asks,
     }
 }

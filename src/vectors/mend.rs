@@ -34,8 +34,9 @@ impl Renamed {
 
 /// What a mending round may consult about the schema.
 pub(super) struct Rules<'a> {
-    /// Whether the keyword at a location is one the model does not enforce.
-    pub covered: &'a dyn Fn(&str) -> bool,
+    /// Whether the keyword at a location, reached by a way (a failure's `via`), is one
+    /// the model does not enforce there.
+    pub covered: &'a dyn Fn(&str, &str) -> bool,
     /// Whether the model warns about the keyword at a location itself (a
     /// `patternProperties` whose choice of pattern per key it does not enforce, though it
     /// holds the other keys to the patterns' type).
@@ -66,6 +67,7 @@ pub(super) fn mend(
                 location,
                 instance,
                 asks: Some(Asks::NoKeys(keys)),
+                ..
             } => {
                 let parent = location.rsplit_once('/').map_or("", |(parent, _)| parent);
                 if !(rules.warned)(&format!("{parent}/patternProperties")) {
@@ -84,8 +86,9 @@ pub(super) fn mend(
             Failure::Keyword {
                 location,
                 instance,
+                via,
                 asks: Some(Asks::KeyName(key, asks)),
-            } if (rules.covered)(location) => {
+            } if (rules.covered)(location, via) => {
                 let mut name = Value::String(key.clone());
                 if obey(&mut name, asks)
                     && let Value::String(new) = name
@@ -96,8 +99,9 @@ pub(super) fn mend(
             Failure::Keyword {
                 location,
                 instance,
+                via,
                 asks: Some(asks),
-            } if (rules.covered)(location) && !under(instance, keep) => {
+            } if (rules.covered)(location, via) && !under(instance, keep) => {
                 if let Some(slot) = value.pointer_mut(instance) {
                     changed |= obey(slot, asks);
                 }
@@ -106,7 +110,7 @@ pub(super) fn mend(
                 // The first alternative whose failures can all be mended.
                 let mendable = |errors: &Vec<Failure>| {
                     errors.iter().all(|f| {
-                        matches!(f, Failure::Keyword { location, asks: Some(_), .. } if (rules.covered)(location))
+                        matches!(f, Failure::Keyword { location, via, asks: Some(_), .. } if (rules.covered)(location, via))
                     })
                 };
                 if let Some(errors) = alternatives.iter().find(|errors| mendable(errors)) {
@@ -347,23 +351,26 @@ mod tests {
             Failure::Keyword {
                 location: "/properties/a/minLength".into(),
                 instance: "/a".into(),
+                via: String::new(),
                 asks: Some(Asks::MinLength(3)),
             },
             Failure::Keyword {
                 location: "/properties/b/minLength".into(),
                 instance: "/b".into(),
+                via: String::new(),
                 asks: Some(Asks::MinLength(3)),
             },
             Failure::Keyword {
                 location: "/properties/n/exclusiveMinimum".into(),
                 instance: "/n".into(),
+                via: String::new(),
                 asks: Some(Asks::Minimum(Value::from(5), true)),
             },
         ];
-        let covered = |l: &str| l != "/properties/b/minLength";
+        let warned = |l: &str| l != "/properties/b/minLength";
         let rules = Rules {
-            covered: &covered,
-            warned: &covered,
+            covered: &|l: &str, _: &str| warned(l),
+            warned: &warned,
             patterns_beside: &|_: &str| Vec::new(),
             value_fault: false,
         };
@@ -388,22 +395,24 @@ mod tests {
             Failure::Keyword {
                 location: "/properties/m/additionalProperties".into(),
                 instance: "/m".into(),
+                via: String::new(),
                 asks: Some(Asks::NoKeys(vec!["key".into()])),
             },
             Failure::Keyword {
                 location: "/properties/p/propertyNames/maxLength".into(),
                 instance: "/p".into(),
+                via: String::new(),
                 asks: Some(Asks::KeyName("long".into(), Box::new(Asks::MaxLength(3)))),
             },
         ];
-        let covered = |l: &str| l.ends_with("/patternProperties") || l.contains("/propertyNames");
+        let warned = |l: &str| l.ends_with("/patternProperties") || l.contains("/propertyNames");
         let patterns = |l: &str| {
             assert_eq!(l, "/properties/m/additionalProperties");
             vec!["^[a-z]+_id$".to_owned()]
         };
         let rules = Rules {
-            covered: &covered,
-            warned: &covered,
+            covered: &|l: &str, _: &str| warned(l),
+            warned: &warned,
             patterns_beside: &patterns,
             value_fault: false,
         };

@@ -448,7 +448,7 @@ impl Filer<'_> {
                 }
                 let failures = oracle.failures(root, &candidate.wire)?;
                 let rules = mend::Rules {
-                    covered: &|location: &str| oracle.covered(location),
+                    covered: &|location: &str, via: &str| oracle.covered_via(location, via),
                     warned: &|location: &str| oracle.warned_at(location),
                     patterns_beside: &|location: &str| oracle.patterns_beside(location),
                     value_fault,

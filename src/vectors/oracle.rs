@@ -9,7 +9,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::model::{NamedType, Origin, Reach};
+use crate::json_pointer;
+use crate::model::{NamedType, Origin, Reach, SCHEMA_MAPS};
 use crate::validate::{
     Failure, Outcome, Report, SchemaOptions, Validator, Violation, ViolationKind, only_failing,
 };
@@ -199,6 +200,59 @@ impl<'p> Oracle<'p> {
         })
     }
 
+    /// [`Self::covered`] for a keyword the engine reached by `via` (a failure's
+    /// evaluation path): at its location, or at a schema the way passed through (an
+    /// unenforced `else` whose `$ref` leads to a definition the types enforce elsewhere).
+    pub fn covered_via(&self, location: &str, via: &str) -> bool {
+        self.covered(location)
+            || self
+                .way_through(location, via)
+                .is_some_and(|way| way.iter().any(|place| self.covered(place)))
+    }
+
+    /// Whether the way to the keyword at `location` passed through a schema a warning
+    /// reaches before it came to the keyword's own (a `$ref` followed from an
+    /// unenforced `then` or `else`).
+    fn reached_unenforced(&self, location: &str, via: &str) -> bool {
+        self.way_through(location, via).is_some_and(|way| {
+            way.iter()
+                .any(|place| !super::mend::within(location, place) && self.covered(place))
+        })
+    }
+
+    /// The schemas a failure's way (`via`, from the document's root) passed through,
+    /// as pointers into the document, each `$ref` followed to the fragment it names.
+    /// None where the way cannot be placed in the document: a `$ref` to another
+    /// document or an anchor, a root compiled inside a wrapper (`{"$ref": root}`, whose
+    /// first step is not the document's), or a way that does not end at `location`.
+    fn way_through(&self, location: &str, via: &str) -> Option<Vec<String>> {
+        let mut at = String::new();
+        let mut way = Vec::new();
+        let mut name_next = false;
+        for token in json_pointer::tokens(via) {
+            let node = self.document.pointer(&at)?;
+            let reference = node.get("$ref").and_then(Value::as_str);
+            match reference {
+                Some(reference) if token == "$ref" && !name_next => {
+                    let fragment = reference.strip_prefix('#')?;
+                    let pointer = crate::model::percent_decode(fragment)?;
+                    if !pointer.is_empty() && !pointer.starts_with('/') {
+                        return None;
+                    }
+                    way.push(json_pointer::child(&at, "$ref"));
+                    way.push(std::mem::replace(&mut at, pointer));
+                    name_next = false;
+                }
+                _ => {
+                    way.push(at.clone());
+                    name_next = !name_next && SCHEMA_MAPS.contains(&token.as_ref());
+                    at = json_pointer::child(&at, &token);
+                }
+            }
+        }
+        (at == location).then_some(way)
+    }
+
     /// Whether the model warns about the keyword at `location` itself, whatever its
     /// warning reaches below it (or [`Self::covered`]).
     pub fn warned_at(&self, location: &str) -> bool {
@@ -226,14 +280,14 @@ impl<'p> Oracle<'p> {
     /// [`Reach::Keyword`] warning names (a `oneOf` two alternatives take).
     pub fn covers(&self, failure: &Failure) -> bool {
         match failure {
-            Failure::Keyword { location, .. } => {
-                self.covered(location)
+            Failure::Keyword { location, via, .. } => {
+                self.covered_via(location, via)
                     || self
                         .warned
                         .iter()
                         .any(|(w, reach)| *reach == Reach::Keyword && w == location)
             }
-            Failure::Alternatives { location, .. } => self.covered(location),
+            Failure::Alternatives { location, via, .. } => self.covered_via(location, via),
         }
     }
 
@@ -315,8 +369,16 @@ impl<'p> Oracle<'p> {
                 .iter()
                 .any(|errors| only_failing(errors, &|f| self.covers(f)))
                 .then_some(true),
-            // The fault found by a keyword: the generated types may see it too, though
-            // the keyword is warned about (an object schema typed as one).
+            // A keyword reached by way of a schema a warning reaches (a `$ref` followed
+            // from an unenforced `else`): the types never ask it, wherever it finds the
+            // fault.
+            Failure::Keyword { location, via, .. } if self.reached_unenforced(location, via) => {
+                Some(super::mend::within(instance, at))
+            }
+            // The fault found by a keyword, warned about or not (its warning may reach
+            // a schema the types read more narrowly: netlify's typeless `collectionItems`,
+            // whose unenforced `oneOf` is all that refuses an array), or inside a union:
+            // the generated types, which built it as a fault from the model, may see it.
             _ if super::mend::within(instance, at) => None,
             _ if self.covers(failure) => Some(false),
             Failure::Keyword { .. } => None,

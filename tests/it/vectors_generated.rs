@@ -445,3 +445,32 @@ fn a_fault_beside_an_unenforced_base_is_marked_by_all_it_breaks() {
     assert_marked(&at_flag, "[Boolean]: a string", true);
     assert_marked(&at_flag, ": a number", false);
 }
+
+/// A keyword the validator reaches only by way of a schema the model warned it does not
+/// enforce is held to that warning, though the keyword is written elsewhere: a `$ref`
+/// from an unenforced `else` to a definition (dependabot's `package-ecosystem-values`,
+/// github-action's `outputs`). The failure's location is the definition's; its way
+/// from the root passes the `else`. Reached from an enforced place, the same definition
+/// stays enforced.
+#[test]
+fn a_keyword_reached_through_an_unenforced_branch_is_marked_unenforced() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Action",
+        "type": "object",
+        "properties": {
+            "outputs": {},
+            "kind": {"$ref": "#/definitions/Kind"}
+        },
+        "if": {"properties": {"beta": {"const": true}}, "required": ["beta"]},
+        "else": {"properties": {"outputs": {"$ref": "#/definitions/Outputs"}}},
+        "definitions": {
+            "Outputs": {"type": "object"},
+            "Kind": {"enum": ["a", "b"]}
+        }
+    });
+    let generated = generated_from("action.schema.json", &schema);
+    let all = marked(&generated[0], |_| true);
+    assert_marked(&all, "Action/outputs: a number", true);
+    assert_marked(&all, "Action/kind: \"a\" misspelled", false);
+}

@@ -1804,3 +1804,30 @@ fn a_combination_typed_as_one_part_warns_about_the_other_parts() {
         model.warnings
     );
 }
+
+/// An untagged alternative that says nothing (`{}` in an `anyOf` beside `properties`
+/// and `type: object`) is the object of the shared fields, not any JSON: dofigen's root,
+/// `{"type": "object", "properties": {...}, "anyOf": [{"oneOf": [...]}, {}]}`, took a
+/// number at the root in every language.
+#[test]
+fn an_empty_alternative_beside_shared_fields_is_their_object() {
+    let model = model(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Doc",
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "anyOf": [
+            {"type": "object", "properties": {"from": {"type": "string"}}, "required": ["from"]},
+            {}
+        ]
+    }));
+    let doc = union(&model, "Doc");
+    assert!(
+        doc.variants
+            .iter()
+            .all(|v| !matches!(v.payload, Payload::Type(TypeExpr::Any))),
+        "{}",
+        outline(&model)
+    );
+    assert_eq!(doc.variants.len(), 2, "{}", outline(&model));
+}

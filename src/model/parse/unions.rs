@@ -352,7 +352,15 @@ impl Parser<'_> {
             },
             Tagging::Untagged => {
                 let member = Value::Object(object.clone());
-                self.value_payload(&member, &view.pointer, &variant_hint, ctx)?
+                match self.value_payload(&member, &view.pointer, &variant_hint, ctx)? {
+                    // An alternative that says nothing beside shared fields (`{}` in an
+                    // `anyOf` beside `properties`): the object of the shared fields, not
+                    // any JSON (dofigen's root took a number its `type: object` refuses).
+                    Payload::Type(TypeExpr::Any) if shared && view.target.is_none() => {
+                        Payload::Fields(Vec::new())
+                    }
+                    payload => payload,
+                }
             }
         };
         let reply = match (

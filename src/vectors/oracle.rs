@@ -177,13 +177,20 @@ impl<'p> Oracle<'p> {
             .and_then(|(protocol, _)| reencoded(protocol, &name, &text, reply_to)))
     }
 
-    /// Which keywords `value` breaks as an instance of `root` (none when it cannot tell).
+    /// Which keywords `value` breaks as an instance of `root` (none when it cannot tell),
+    /// each failure's way written from the document's root.
     pub fn failures(&mut self, root: &NamedType, value: &Value) -> Result<Vec<Failure>> {
         let name = self.root_name(root)?;
-        Ok(self
+        let mut failures = self
             .validator(root)
             .keyword_failures(&name, value)
-            .unwrap_or_default())
+            .unwrap_or_default();
+        if !root.pointer.is_empty() && !matches!(root.origin, Origin::Document { .. }) {
+            for failure in &mut failures {
+                from_the_document(failure, &root.pointer);
+            }
+        }
+        Ok(failures)
     }
 
     /// Whether the keyword at `location` (a pointer in its schema document) is one the
@@ -406,6 +413,26 @@ fn options(path: Option<&str>) -> SchemaOptions {
 }
 
 /// The `--root` selector of a named type: its pointer in the document it is in.
+/// `failure`'s way (and its alternatives'), which starts at the root's schema at `root`,
+/// written from the document's root: a root compiled inside a wrapper (`{"$ref": root}`,
+/// `{"allOf": [{"$ref": root}]}` before 2019-09) starts with the wrapper's steps.
+fn from_the_document(failure: &mut Failure, root: &str) {
+    let (Failure::Keyword { via, .. } | Failure::Alternatives { via, .. }) = failure;
+    let rest = ["/$ref", "/allOf/0/$ref"]
+        .iter()
+        .find_map(|wrapper| {
+            via.strip_prefix(wrapper)
+                .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+        .unwrap_or(via);
+    *via = format!("{root}{rest}");
+    if let Failure::Alternatives { alternatives, .. } = failure {
+        for failure in alternatives.iter_mut().flatten() {
+            from_the_document(failure, root);
+        }
+    }
+}
+
 fn selector_of(root: &NamedType) -> String {
     let pointer = match &root.origin {
         Origin::Document { pointer, .. } => pointer,

@@ -474,3 +474,30 @@ fn a_keyword_reached_through_an_unenforced_branch_is_marked_unenforced() {
     assert_marked(&all, "Action/outputs: a number", true);
     assert_marked(&all, "Action/kind: \"a\" misspelled", false);
 }
+
+/// The same for a root the validator compiles inside a wrapper (`{"$ref": root}`): a
+/// definition the document's root `oneOf` names (pyrseas' `db`). The way the engine
+/// reports starts at the wrapper, and is read from the root's own schema.
+#[test]
+fn a_keyword_reached_through_an_unenforced_branch_of_a_definition_root_is_marked() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "oneOf": [{"$ref": "#/definitions/Action"}, {"$ref": "#/definitions/Note"}],
+        "definitions": {
+            "Action": {
+                "type": "object",
+                "properties": {"outputs": {}, "kind": {"$ref": "#/definitions/Kind"}},
+                "required": ["kind"],
+                "if": {"properties": {"beta": {"const": true}}, "required": ["beta"]},
+                "else": {"properties": {"outputs": {"$ref": "#/definitions/Outputs"}}}
+            },
+            "Note": {"type": "string"},
+            "Outputs": {"type": "object"},
+            "Kind": {"enum": ["a", "b"]}
+        }
+    });
+    let generated = generated_from("actions.schema.json", &schema);
+    let all = marked(&generated[0], |_| true);
+    assert_marked(&all, "Action/outputs: a number", true);
+    assert_marked(&all, "Action/kind: \"a\" misspelled", false);
+}

@@ -108,12 +108,7 @@ pub(super) fn mend(
             }
             Failure::Alternatives { alternatives, .. } => {
                 // The first alternative whose failures can all be mended.
-                let mendable = |errors: &Vec<Failure>| {
-                    errors.iter().all(|f| {
-                        matches!(f, Failure::Keyword { location, via, asks: Some(_), .. } if (rules.covered)(location, via))
-                    })
-                };
-                if let Some(errors) = alternatives.iter().find(|errors| mendable(errors)) {
+                if let Some(errors) = alternatives.iter().find(|errors| mendable(errors, rules)) {
                     changed |= mend(value, errors, rules, keep, renamed);
                 }
             }
@@ -121,6 +116,24 @@ pub(super) fn mend(
         }
     }
     changed
+}
+
+/// Whether every failure of an alternative can be mended: a keyword `rules.covered`
+/// accepts that says what it asks, or alternatives of which one can be (an `anyOf` of
+/// one `pattern` inside a `oneOf`'s alternative).
+fn mendable(errors: &[Failure], rules: &Rules<'_>) -> bool {
+    errors.iter().all(|failure| match failure {
+        Failure::Keyword {
+            location,
+            via,
+            asks: Some(_),
+            ..
+        } => (rules.covered)(location, via),
+        Failure::Keyword { asks: None, .. } => false,
+        Failure::Alternatives { alternatives, .. } => {
+            alternatives.iter().any(|errors| mendable(errors, rules))
+        }
+    })
 }
 
 /// Renames `from` to `to` in the object at `object` of `value`, unless the key is the
@@ -384,6 +397,71 @@ mod tests {
         ));
         assert_eq!(value, serde_json::json!({"a": "xaa", "b": "y", "n": 3}));
         assert!(renamed.is_empty());
+    }
+
+    #[test]
+    fn an_alternative_failing_only_inside_its_own_alternatives_is_mended() {
+        // `{"oneOf": [{"$ref": "#/$defs/P"}, {"type": "array"}]}` with
+        // `P = {"type": "string", "anyOf": [{"pattern": "\\.blf$"}]}`: "text" fails
+        // the `oneOf`, its first alternative only by the `anyOf`'s unenforced pattern.
+        let failures = |inner: Vec<Failure>| {
+            vec![Failure::Alternatives {
+                location: "/properties/p/oneOf".into(),
+                instance: "/p".into(),
+                via: String::new(),
+                alternatives: vec![
+                    vec![Failure::Alternatives {
+                        location: "/$defs/P/anyOf".into(),
+                        instance: "/p".into(),
+                        via: String::new(),
+                        alternatives: vec![inner],
+                    }],
+                    vec![Failure::Keyword {
+                        location: "/properties/p/oneOf/1/type".into(),
+                        instance: "/p".into(),
+                        via: String::new(),
+                        asks: None,
+                    }],
+                ],
+            }]
+        };
+        let pattern = Failure::Keyword {
+            location: "/$defs/P/anyOf/0/pattern".into(),
+            instance: "/p".into(),
+            via: String::new(),
+            asks: Some(Asks::Pattern("\\.blf$".into())),
+        };
+        let rules = Rules {
+            covered: &|l: &str, _: &str| l.starts_with("/$defs/P/anyOf"),
+            warned: &|_: &str| false,
+            patterns_beside: &|_: &str| Vec::new(),
+            value_fault: false,
+        };
+        let mut value = serde_json::json!({"p": "text"});
+        assert!(mend(
+            &mut value,
+            &failures(vec![pattern]),
+            &rules,
+            None,
+            &mut Vec::new()
+        ));
+        assert_eq!(value, serde_json::json!({"p": ".blf"}));
+        // An inner failure the model enforces is never mended.
+        let enforced = Failure::Keyword {
+            location: "/$defs/Q/minLength".into(),
+            instance: "/p".into(),
+            via: String::new(),
+            asks: Some(Asks::MinLength(9)),
+        };
+        let mut value = serde_json::json!({"p": "text"});
+        assert!(!mend(
+            &mut value,
+            &failures(vec![enforced]),
+            &rules,
+            None,
+            &mut Vec::new()
+        ));
+        assert_eq!(value, serde_json::json!({"p": "text"}));
     }
 
     #[test]

@@ -501,3 +501,47 @@ fn a_keyword_reached_through_an_unenforced_branch_of_a_definition_root_is_marked
     assert_marked(&all, "Action/outputs: a number", true);
     assert_marked(&all, "Action/kind: \"a\" misspelled", false);
 }
+
+/// A base value an alternative takes but for an unenforced keyword of its own
+/// alternatives (venvplus' `file-path`: a `oneOf` of a `$ref` to `{type: string,
+/// anyOf: [{pattern}]}` and an array of it) is mended to one the pattern takes, so the
+/// vectors built on it are valid or fail only where their fault is.
+#[test]
+fn a_value_refused_only_inside_an_alternatives_own_alternatives_is_mended() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["path"],
+        "properties": {
+            "path": {"oneOf": [
+                {"$ref": "#/definitions/P"},
+                {"type": "array", "items": {"$ref": "#/definitions/P"}}
+            ]},
+            "name": {"type": "string"}
+        },
+        "definitions": {"P": {"type": "string", "anyOf": [{"pattern": "^.*\\.blf$"}]}}
+    });
+    let generated = generated_from("paths.schema.json", &schema);
+    let valid: Vec<(&str, &Value)> = generated[0]
+        .valid
+        .iter()
+        .map(|v| (v.name.as_str(), &v.message))
+        .collect();
+    for (name, path) in [
+        ("Msg: minimal", serde_json::json!(".blf")),
+        ("Msg/path[Array]: one item", serde_json::json!([".blf"])),
+        ("Msg/name: present", serde_json::json!(".blf")),
+    ] {
+        assert!(
+            valid.iter().any(|(n, m)| *n == name && m["path"] == path),
+            "no valid `{name}` with path {path}: {valid:?}"
+        );
+    }
+    let on_path = marked(&generated[0], |v| v.name.starts_with("Msg/name"));
+    assert!(
+        on_path.iter().all(|(_, unenforced)| !unenforced),
+        "{on_path:?}"
+    );
+}

@@ -272,19 +272,31 @@ fn number(x: f64) -> Value {
     }
 }
 
-/// A short string `pattern` matches, when its syntax is one the `regex` crate reads.
+/// A short string `pattern` matches, when its syntax is one the `regex` crate reads:
+/// not empty where the pattern takes more (a `minLength: 1` often stands beside a
+/// pattern of optional parts, prometheus' durations `^([0-9]+y)?…([0-9]+ms)?$`).
 fn matching(pattern: &str) -> Option<String> {
     let hir = regex_syntax::ParserBuilder::new()
         .build()
         .parse(pattern)
         .ok()?;
     let mut out = String::new();
-    shortest(&hir, &mut out, 0).then_some(out)
+    if !shortest(&hir, &mut out, false, 0) {
+        return None;
+    }
+    if out.is_empty() {
+        let mut grown = String::new();
+        if shortest(&hir, &mut grown, true, 0) {
+            return Some(grown);
+        }
+    }
+    Some(out)
 }
 
 /// Appends the shortest text `hir` matches (the first alternative, the fewest
-/// repetitions, a letter or digit from a class when it has one).
-fn shortest(hir: &Hir, out: &mut String, depth: usize) -> bool {
+/// repetitions, a letter or digit from a class when it has one); with `grow`, each
+/// repetition that may be taken is taken at least once.
+fn shortest(hir: &Hir, out: &mut String, grow: bool, depth: usize) -> bool {
     if depth > 64 {
         return false;
     }
@@ -320,13 +332,19 @@ fn shortest(hir: &Hir, out: &mut String, depth: usize) -> bool {
             _ => false,
         },
         HirKind::Repetition(repetition) => {
-            (0..repetition.min.min(256)).all(|_| shortest(&repetition.sub, out, depth + 1))
+            let mut times = repetition.min.min(256);
+            if grow && times == 0 && repetition.max != Some(0) {
+                times = 1;
+            }
+            (0..times).all(|_| shortest(&repetition.sub, out, grow, depth + 1))
         }
-        HirKind::Capture(capture) => shortest(&capture.sub, out, depth + 1),
-        HirKind::Concat(items) => items.iter().all(|item| shortest(item, out, depth + 1)),
+        HirKind::Capture(capture) => shortest(&capture.sub, out, grow, depth + 1),
+        HirKind::Concat(items) => items
+            .iter()
+            .all(|item| shortest(item, out, grow, depth + 1)),
         HirKind::Alternation(items) => items
             .first()
-            .is_some_and(|item| shortest(item, out, depth + 1)),
+            .is_some_and(|item| shortest(item, out, grow, depth + 1)),
     }
 }
 
@@ -342,6 +360,8 @@ mod tests {
             "^(https?|ftp)://[^ ]+$",
             "^[A-Z][a-z]*(-[A-Z][a-z]*){2}$",
             "x+y?",
+            "^([0-9]+y)?([0-9]+w)?([0-9]+ms)?$",
+            "^[a-z]*$",
         ] {
             let text = matching(pattern).expect("a string");
             let regex = regex_syntax::parse(pattern).unwrap();
@@ -352,6 +372,9 @@ mod tests {
                 "^v[0-9]+\\.[0-9]+$" => assert_eq!(text, "v0.0"),
                 "^(https?|ftp)://[^ ]+$" => assert_eq!(text, "http://a"),
                 "^[A-Z][a-z]*(-[A-Z][a-z]*){2}$" => assert_eq!(text, "A-A-A"),
+                // Nothing but optional parts: each taken once, not the empty string.
+                "^([0-9]+y)?([0-9]+w)?([0-9]+ms)?$" => assert_eq!(text, "0y0w0ms"),
+                "^[a-z]*$" => assert_eq!(text, "a"),
                 _ => assert_eq!(text, "x"),
             }
         }

@@ -545,3 +545,24 @@ fn a_value_refused_only_inside_an_alternatives_own_alternatives_is_mended() {
         "{on_path:?}"
     );
 }
+
+/// A `pattern` of optional parts beside `minLength: 1` (prometheus' durations) is
+/// mended to a text that takes each part once: the empty string, its shortest match,
+/// breaks the length, and padding it breaks the pattern.
+#[test]
+fn a_pattern_of_optional_parts_beside_a_minimum_length_is_mended() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "required": ["every"],
+        "properties": {"every": {"type": "string", "minLength": 1, "pattern": "^([0-9]+h)?([0-9]+m)?$"}}
+    });
+    let generated = generated_from("durations.schema.json", &schema);
+    let minimal = generated[0]
+        .valid
+        .iter()
+        .find(|v| v.name == "Msg: minimal")
+        .expect("a valid minimal vector");
+    assert_eq!(minimal.message, serde_json::json!({"every": "0h0m"}));
+}

@@ -784,11 +784,18 @@ impl<'m> Builder<'m> {
             Additional::Forbidden => {
                 let mut wire = minimal.wire.clone();
                 insert(&mut wire, UNKNOWN_KEY, Value::from(1));
-                out.cases.push(fault(
+                // The fault is the key, not the object: a rule the base breaks
+                // elsewhere in the object (an unenforced `pattern`) is not it.
+                let mut case = fault(
                     &format!("unknown key {UNKNOWN_KEY:?}"),
                     wire,
                     ViolationKind::Constraint,
-                ));
+                );
+                case.intent = Intent::Fault(
+                    ViolationKind::Constraint,
+                    crate::json_pointer::child("", UNKNOWN_KEY),
+                );
+                out.cases.push(case);
             }
             Additional::Typed(ty) => {
                 if let Some(value) = self.minimal_of(ty)? {

@@ -546,6 +546,30 @@ fn a_value_refused_only_inside_an_alternatives_own_alternatives_is_mended() {
     );
 }
 
+/// An unknown key in a closed object is the vector's fault, where the validator names
+/// it, even when the object's base breaks a rule the model does not enforce first (a
+/// field's `pattern`, here one with a lookahead, which the kit cannot mend): every
+/// decoder names the key (bmml, prometheus' test files).
+#[test]
+fn an_unknown_key_is_named_before_an_unenforced_rule_of_its_object() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["when"],
+        "properties": {"when": {"type": "string", "pattern": "^(?=[0-9])[0-9]+d$"}}
+    });
+    let generated = generated_from("closed.schema.json", &schema);
+    let unknown = generated[0]
+        .invalid
+        .iter()
+        .find(|v| v.name == "Msg: unknown key \"x-unknown-key\"")
+        .expect("the unknown key's vector");
+    assert_eq!(unknown.pointer.as_deref(), Some("/x-unknown-key"));
+    assert!(!unknown.unenforced);
+}
+
 /// A `pattern` of optional parts beside `minLength: 1` (prometheus' durations) is
 /// mended to a text that takes each part once: the empty string, its shortest match,
 /// breaks the length, and padding it breaks the pattern.

@@ -174,13 +174,7 @@ fn one(
     let warned = model
         .warnings
         .iter()
-        .map(|w| {
-            let pointer = w
-                .pointer
-                .rsplit_once('#')
-                .map_or(w.pointer.as_str(), |(_, p)| p);
-            (pointer.to_owned(), w.reach)
-        })
+        .map(|w| (warned_pointer(&w.pointer).to_owned(), w.reach))
         .collect();
     let mut out = Generated {
         stem: module.stem.clone(),
@@ -596,6 +590,21 @@ impl Filer<'_> {
         }
         Ok(())
     }
+}
+
+/// The JSON Pointer of a warning's place: the place itself, or what follows the `#` of
+/// `<path>#<pointer>` (a type read from another document). A pointer may hold `#` in a
+/// key (azure-iot-edge's `patternProperties` key `^[^\.\$# ]+$`), so only a `#` that a
+/// pointer follows ends the path.
+fn warned_pointer(place: &str) -> &str {
+    if place.is_empty() || place.starts_with('/') {
+        return place;
+    }
+    place
+        .match_indices('#')
+        .map(|(i, _)| &place[i + 1..])
+        .find(|rest| rest.is_empty() || rest.starts_with('/'))
+        .unwrap_or(place)
 }
 
 /// The first pointer where serde keeps a `null` the message holds that the model's

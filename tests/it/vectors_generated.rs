@@ -590,3 +590,42 @@ fn a_pattern_of_optional_parts_beside_a_minimum_length_is_mended() {
         .expect("a valid minimal vector");
     assert_eq!(minimal.message, serde_json::json!({"every": "0h0m"}));
 }
+
+/// A warning's place is read whole where a key of it holds `#` (azure-iot-edge's
+/// `patternProperties` key `^[^\.\$# ]+$`): the unenforced `pattern` below that key is
+/// mended like any other, not filed as a rule every language breaks.
+#[test]
+fn a_warning_below_a_key_with_a_hash_covers_its_keyword() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "properties": {"routes": {
+            "type": "object",
+            "patternProperties": {"^[^.# ]+$": {"type": "string", "pattern": "^.+$"}},
+            "additionalProperties": false
+        }}
+    });
+    let generated = generated_from("routes.schema.json", &schema);
+    let refused: Vec<&str> = generated[0]
+        .invalid
+        .iter()
+        .filter(|v| {
+            v.why
+                .as_deref()
+                .is_some_and(|why| why.contains("does not match"))
+        })
+        .map(|v| v.name.as_str())
+        .collect();
+    assert!(
+        refused.is_empty(),
+        "refused by the pattern alone: {refused:?}"
+    );
+    assert!(
+        generated[0]
+            .valid
+            .iter()
+            .any(|v| v.message == serde_json::json!({"routes": {"key": "a"}})),
+        "no value mended to the pattern"
+    );
+}

@@ -100,6 +100,9 @@ pub(super) struct Candidate {
     pub edit: Option<(String, Edit)>,
     /// What it is meant to be.
     pub intent: Intent,
+    /// A fault given as the whole value of one alternative of an untagged union (a
+    /// string for `fail-fast[Boolean]`), which another alternative may take.
+    pub alternative: bool,
 }
 
 /// Everything built for one value: its minimal instance and its candidates.
@@ -157,6 +160,7 @@ impl<'m> Builder<'m> {
             canonical: minimal.canonical,
             edit: None,
             intent: Intent::Valid,
+            alternative: false,
         }];
         out.extend(self.spread(&ty)?.cases);
         Ok(out)
@@ -747,6 +751,7 @@ impl<'m> Builder<'m> {
                         ViolationKind::Constraint,
                         crate::json_pointer::child("", key),
                     ),
+                    alternative: false,
                 });
             }
         }
@@ -778,6 +783,7 @@ impl<'m> Builder<'m> {
                             Edit::Raw(deep_text()),
                         )),
                         intent: Intent::Valid,
+                        alternative: false,
                     });
                 }
             }
@@ -993,6 +999,9 @@ impl<'m> Builder<'m> {
                 Tagging::Untagged => cases.extend(self.payload_spread(&variant.payload)?.cases),
             }
             for mut case in cases {
+                case.alternative |= union.tagging == Tagging::Untagged
+                    && case.path.is_empty()
+                    && matches!(case.intent, Intent::Fault(..));
                 case.path = format!("[{label}]{}", case.path);
                 if case.what.is_empty() {
                     case.what = "minimal".into();
@@ -1107,6 +1116,7 @@ fn valid(what: &str, sample: Sample) -> Candidate {
         canonical: sample.canonical,
         edit: None,
         intent: Intent::Valid,
+        alternative: false,
     }
 }
 
@@ -1120,6 +1130,7 @@ fn written(what: &str, stand_in: Value, text: String, rule: ViolationKind) -> Ca
         wire: stand_in,
         edit: Some((String::new(), Edit::Raw(text))),
         intent: Intent::Fault(rule, String::new()),
+        alternative: false,
     }
 }
 
@@ -1131,6 +1142,7 @@ fn fault(what: &str, wire: Value, rule: ViolationKind) -> Candidate {
         wire,
         edit: None,
         intent: Intent::Fault(rule, String::new()),
+        alternative: false,
     }
 }
 

@@ -263,6 +263,7 @@ fn replies<'m>(
             canonical: minimal.canonical,
             edit: None,
             intent: Intent::Valid,
+            alternative: false,
         }];
         all.extend(candidates);
         for mut candidate in thin(all, settings.max_per_root) {
@@ -583,7 +584,12 @@ impl Filer<'_> {
                     (Some(value), _) => oracle.only_unenforced(root, value)?,
                     (None, _) if edited => false,
                     (None, None) => oracle.only_unenforced(root, &vector.message)?,
-                    (None, Some(at)) => oracle.only_unenforced_at(root, &vector.message, at)?,
+                    (None, Some(at)) => oracle.only_unenforced_at(
+                        root,
+                        &vector.message,
+                        at,
+                        candidate.alternative,
+                    )?,
                 };
                 out.invalid.push(vector);
             }

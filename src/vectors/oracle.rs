@@ -339,19 +339,26 @@ impl<'p> Oracle<'p> {
     /// takes but for its unenforced `pattern`), and elsewhere only by such keywords (its
     /// base may break an unenforced `minProperties` beside the fault; the fault may sit
     /// in an alternative of an outer union). Where the validator finds the fault through
-    /// a single keyword, warned about or not, or finds nothing at the fault, the
-    /// generated types, which built it as a fault from the model, may see it.
+    /// a single keyword, warned about or not, the generated types, which built it as a
+    /// fault from the model, may see it; so too where it finds nothing at the fault,
+    /// unless the fault is the whole value of one alternative of an untagged union
+    /// (`alternative`: a string for `fail-fast[Boolean]`, another constant for
+    /// `shell[Literal3]`), which another alternative takes, in the types as in the schema.
     pub fn only_unenforced_at(
         &mut self,
         root: &NamedType,
         value: &Value,
         at: &str,
+        alternative: bool,
     ) -> Result<bool> {
         if self.warned.is_empty() {
             return Ok(false);
         }
         let failures = self.failures(root, value)?;
-        Ok(self.passes_all(&failures, at) == Some(true))
+        Ok(match self.passes_all(&failures, at) {
+            Some(at_the_fault) => at_the_fault || alternative,
+            None => false,
+        })
     }
 
     /// Whether every failure of `failures` passes as [`Self::only_unenforced_at`] says:

@@ -629,3 +629,26 @@ fn a_warning_below_a_key_with_a_hash_covers_its_keyword() {
         "no value mended to the pattern"
     );
 }
+
+/// A fault given as the whole value of one alternative of an untagged union, which
+/// another alternative takes (a string for `if[Boolean]`, github-workflow's `if`), is
+/// no fault: where the rest of the message breaks only unenforced rules (`jobs: {}`
+/// under `minProperties: 1`), the vector is `unenforced`, so every language is held to
+/// accepting it. A value no alternative takes is still a fault.
+#[test]
+fn a_fault_another_alternative_takes_beside_an_unenforced_base_is_marked_unenforced() {
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Msg",
+        "type": "object",
+        "required": ["jobs"],
+        "properties": {
+            "jobs": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
+            "if": {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
+        }
+    });
+    let generated = generated_from("workflow.schema.json", &schema);
+    let all = marked(&generated[0], |v| v.name.starts_with("Msg/if"));
+    assert_marked(&all, "Msg/if[Boolean]: a string", true);
+    assert_marked(&all, "Msg/if: a wrong type", false);
+}

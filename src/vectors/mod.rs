@@ -171,10 +171,18 @@ fn one(
     let model = &module.model;
     // By their pointer in whichever document they are in (a type read from another
     // document is warned about as `<path>#<pointer>`); keyword locations are read so too.
+    let others: Vec<&str> = model
+        .types
+        .iter()
+        .filter_map(|t| match &t.origin {
+            crate::model::Origin::Document { file, .. } => Some(file.as_str()),
+            _ => None,
+        })
+        .collect();
     let warned = model
         .warnings
         .iter()
-        .map(|w| (warned_pointer(&w.pointer).to_owned(), w.reach))
+        .map(|w| (warned_pointer(&w.pointer, &others).to_owned(), w.reach))
         .collect();
     let mut out = Generated {
         stem: module.stem.clone(),
@@ -598,18 +606,21 @@ impl Filer<'_> {
     }
 }
 
-/// The JSON Pointer of a warning's place: the place itself, or what follows the `#` of
-/// `<path>#<pointer>` (a type read from another document). A pointer may hold `#` in a
-/// key (azure-iot-edge's `patternProperties` key `^[^\.\$# ]+$`), so only a `#` that a
-/// pointer follows ends the path.
-fn warned_pointer(place: &str) -> &str {
-    if place.is_empty() || place.starts_with('/') {
-        return place;
-    }
-    place
-        .match_indices('#')
-        .map(|(i, _)| &place[i + 1..])
-        .find(|rest| rest.is_empty() || rest.starts_with('/'))
+/// The JSON Pointer of a warning's place: what follows `<file>#` where the place is in
+/// another document (`others`: the files the model's types were read from, as messages
+/// name them, an absolute path among them), or what follows a leading `#` (a draft's
+/// meta-schema, `#meta-schema`, as failure locations name it), else the place itself.
+/// A pointer may hold `#` in a key (azure-iot-edge's `patternProperties` key
+/// `^[^\.\$# ]+$`), so the place is never cut at a `#` of its own.
+fn warned_pointer<'p>(place: &'p str, others: &[&str]) -> &'p str {
+    others
+        .iter()
+        .find_map(|file| {
+            place
+                .strip_prefix(file)
+                .and_then(|rest| rest.strip_prefix('#'))
+        })
+        .or_else(|| place.strip_prefix('#'))
         .unwrap_or(place)
 }
 

@@ -171,6 +171,7 @@ fn one(
     let model = &module.model;
     // By their pointer in whichever document they are in (a type read from another
     // document is warned about as `<path>#<pointer>`); keyword locations are read so too.
+    // Each other document once, not once per type read from it.
     let others: Vec<&str> = model
         .types
         .iter()
@@ -178,6 +179,8 @@ fn one(
             crate::model::Origin::Document { file, .. } => Some(file.as_str()),
             _ => None,
         })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
         .collect();
     let warned = model
         .warnings

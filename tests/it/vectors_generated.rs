@@ -540,6 +540,7 @@ fn a_value_refused_only_inside_an_alternatives_own_alternatives_is_mended() {
         );
     }
     let on_path = marked(&generated[0], |v| v.name.starts_with("Msg/name"));
+    assert!(!on_path.is_empty(), "no invalid vector of `name`");
     assert!(
         on_path.iter().all(|(_, unenforced)| !unenforced),
         "{on_path:?}"
